@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "navlog",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Navigation", targets: ["Navigation"]),
+        .executable(name: "navlog", targets: ["navlog"]),
+    ],
+    targets: [
+        // MARK: - System libraries
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+
+        // MARK: - Libraries
+        .target(name: "Navigation"),
+
+        // MARK: - Executables
+        .executableTarget(name: "navlog", dependencies: ["Navigation"]),
+
+        // MARK: - Tests
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
