@@ -35,12 +35,13 @@ extension Event {
             guard let value = read(raw) else { throw EventDecodingError(key: key, reason: "has the wrong type") }
             return value
         }
+        let seq: Int64 = try require("seq") { $0.intValue }
         let time: String = try require("time") { $0.stringValue }
         guard let wall = Event.parseTime(time) else {
             throw EventDecodingError(key: "time", reason: "is not an RFC 3339 UTC time: \(time)")
         }
         self.init(
-            seq: UInt64(bitPattern: try require("seq") { $0.intValue }),
+            seq: UInt64(bitPattern: seq),
             wallNanoseconds: wall,
             monotonicNanoseconds: UInt64(bitPattern: try require("mono_ns") { $0.intValue }),
             run: json["run"]?.stringValue ?? "",

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Objects keep no key order; ``serialized()`` always writes keys sorted, so equal values give
 /// equal bytes, which both compression and diffs rely on.
-public enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -70,6 +70,37 @@ public enum JSONValue: Sendable, Hashable {
     public var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil
+    }
+}
+
+// MARK: - Equality
+
+extension JSONValue: Hashable {
+    /// Numbers compare by value: `1` parsed as an integer equals `1.0` parsed as a double.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b && b.rounded() == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .int(let value): hasher.combine(Double(value))
+        case .double(let value): hasher.combine(value)
+        case .string(let value): hasher.combine(value)
+        case .array(let value): hasher.combine(value)
+        case .object(let value): hasher.combine(value)
+        }
     }
 }
 

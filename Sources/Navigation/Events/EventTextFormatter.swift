@@ -1,0 +1,78 @@
+/// Formats events as text for people: one line per event, and for a view-model change the
+/// fields that changed as `-`/`+` lines.
+///
+/// ```
+///   12  10:00:00.124  s-1  screen.push        DetailCoordinator#1  Detail#1  ←11  depth=2 stack=NavigationStack#1
+///   13  10:00:00.124  s-1  viewmodel.change   DetailPresenter#1    Detail#1  ←11  DetailViewModel
+///         - title: "Loading…"
+///         + title: "Coordinators"
+/// ```
+public struct EventTextFormatter: Sendable {
+    /// Whether to print the wall-clock time of day.
+    public var showsTime: Bool
+    /// Whether to print the session column.
+    public var showsSession: Bool
+
+    public init(showsTime: Bool = true, showsSession: Bool = true) {
+        self.showsTime = showsTime
+        self.showsSession = showsSession
+    }
+
+    /// Returns the text form of `event`, possibly several lines, without a trailing newline.
+    public func format(_ event: Event) -> String {
+        var columns: [String] = []
+        let number = event.seq != 0 ? event.seq : event.sessionSeq
+        columns.append(pad(String(number), 5, right: true))
+        if showsTime {
+            let time = Event.formatTime(event.wallNanoseconds)
+            columns.append(String(time.dropFirst(11).prefix(12)))
+        }
+        if showsSession { columns.append(event.session) }
+        columns.append(pad(event.kind.rawValue, 22))
+        columns.append(event.subject)
+        if let screen = event.screen, screen != event.subject { columns.append("[\(screen)]") }
+        if let cause = event.cause { columns.append("←\(cause)") }
+        if let parent = event.parent { columns.append("parent=\(parent)") }
+        let summary = summarize(event)
+        if !summary.isEmpty { columns.append(summary) }
+        var lines = [columns.joined(separator: "  ")]
+        if event.kind == .viewModelChange {
+            lines += diffLines(event.payload).map { "        " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Returns the `-`/`+` lines of a view-model change payload, one pair per changed field.
+    public func diffLines(_ payload: JSONValue) -> [String] {
+        let changed = payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        var lines: [String] = []
+        for field in changed {
+            if let old = payload["previous"]?[field] { lines.append("- \(field): \(old.serialized())") }
+            if let new = payload["snapshot"]?[field] { lines.append("+ \(field): \(new.serialized())") }
+        }
+        return lines
+    }
+
+    private func summarize(_ event: Event) -> String {
+        guard case .object(let members) = event.payload else { return event.payload.serialized() }
+        switch event.kind {
+        case .viewModelChange:
+            return members["viewmodel"]?.stringValue ?? ""
+        case .presenterInit:
+            return members["viewmodel"]?.stringValue ?? ""
+        case .error:
+            return [members["code"]?.stringValue, members["message"]?.stringValue].compactMap { $0 }.joined(separator: ": ")
+        default:
+            return members.keys.sorted().filter { $0 != "snapshot" }.map { key in
+                let value = members[key]!
+                return "\(key)=\(value.stringValue ?? value.serialized())"
+            }.joined(separator: " ")
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        guard text.count < width else { return text }
+        let fill = String(repeating: " ", count: width - text.count)
+        return right ? fill + text : text + fill
+    }
+}

@@ -1,0 +1,58 @@
+/// Something that belongs to one screen once the screen is built: a presenter, a VIPER model
+/// layer or a data source. Events about it then carry the screen's id.
+public protocol ScreenBound: AnyObject {
+    /// The instance name, such as `MasterPresenter#1`.
+    var id: String { get }
+    /// Called by the screen that hosts the view this object serves.
+    func bind(to screen: Screen)
+}
+
+/// Keeps an observable value and records a `viewmodel.change` each time it is set to a
+/// different value, synchronously and in order.
+///
+/// The payload holds the view model's type name, the full new snapshot, the names of the
+/// top-level fields that changed and their previous values, so a reader can print a -/+ diff
+/// without replaying the stream.
+struct ViewModelRecorder<Value: Codable & Equatable> {
+    private(set) var value: Value
+    private var snapshot: JSONValue
+
+    init(_ value: Value) {
+        self.value = value
+        self.snapshot = ViewModelRecorder.makeSnapshot(of: value)
+    }
+
+    var currentSnapshot: JSONValue { snapshot }
+
+    mutating func set(_ newValue: Value, context: NavigationContext, subject: String, screen: String?) {
+        guard newValue != value else { return }
+        let newSnapshot = ViewModelRecorder.makeSnapshot(of: newValue)
+        value = newValue
+        var changed: [JSONValue] = []
+        var previous: [String: JSONValue] = [:]
+        if case .object(let old) = snapshot, case .object(let new) = newSnapshot {
+            for key in Set(old.keys).union(new.keys).sorted() where old[key] != new[key] {
+                changed.append(.string(key))
+                previous[key] = old[key] ?? .null
+            }
+        } else {
+            previous["value"] = snapshot
+        }
+        snapshot = newSnapshot
+        context.record(
+            .viewModelChange, subject: subject, screen: screen,
+            payload: [
+                "viewmodel": .string(InstanceID.typeName(of: Value.self)),
+                "snapshot": newSnapshot, "changed": .array(changed), "previous": .object(previous),
+            ]
+        )
+    }
+
+    static func makeSnapshot(of value: Value) -> JSONValue {
+        do {
+            return try JSONValue(encoding: value)
+        } catch {
+            return ["unencodable": .string(String(describing: error))]
+        }
+    }
+}

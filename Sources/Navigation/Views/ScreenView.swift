@@ -1,0 +1,74 @@
+/// A user's intent on one element of the visible screen.
+public struct UserAction: Equatable, Sendable {
+    /// The id of the element acted on.
+    public var element: String
+    /// The text entered into a text field, or `"true"`/`"false"` for a toggle.
+    public var value: String?
+
+    public init(element: String, value: String? = nil) {
+        self.element = element
+        self.value = value
+    }
+}
+
+/// A headless view: it renders its state into ``Element``s and turns actions on them into
+/// calls on its presenter, delegate or tap handler. A view never knows which coordinator, or
+/// which presentation style, is behind what it asks for.
+public protocol ScreenView: AnyObject {
+    /// Renders the view's current state.
+    func render() -> Element
+
+    /// Handles an action on one of the elements ``render()`` returned. The runtime has already
+    /// checked that the element exists and takes actions.
+    func handle(_ action: UserAction) throws
+
+    /// The presenter, model layer or data source that serve this view; the screen binds each
+    /// to itself when it is built, so their events name the screen.
+    var boundObjects: [any ScreenBound] { get }
+
+    /// Called once when a screen starts hosting the view (`viewDidLoad`).
+    func didAttach(to screen: Screen)
+}
+
+extension ScreenView {
+    public var boundObjects: [any ScreenBound] { [] }
+    public func didAttach(to screen: Screen) {}
+}
+
+// MARK: - Performing actions
+
+extension NavigationContext {
+    /// Performs `action` on the visible screen: records an `action` event, then lets the view
+    /// handle it, with the action as cause of everything that follows.
+    ///
+    /// An element that is not on screen, or takes no action, is refused with an `error` event
+    /// and nothing moves.
+    public func performAction(element: String, value: String? = nil) throws {
+        guard let screen = window.visibleScreen else { throw fail(.noVisibleScreen, subject: window.id) }
+        try perform(UserAction(element: element, value: value), on: screen)
+    }
+
+    /// Performs `action` on `screen`, which must be visible.
+    public func perform(_ action: UserAction, on screen: Screen) throws {
+        let tree = screen.render()
+        guard let target = tree.element(withID: action.element) else {
+            throw fail(
+                .unknownElement(element: action.element, screen: screen.id, available: tree.actionableIDs),
+                subject: screen.id, screen: screen.id
+            )
+        }
+        guard target.role.isActionable else {
+            throw fail(
+                .elementNotActionable(element: action.element, role: target.role.rawValue, screen: screen.id),
+                subject: screen.id, screen: screen.id
+            )
+        }
+        if target.role == .textField, action.value == nil {
+            throw fail(.missingValue(element: action.element, screen: screen.id), subject: screen.id, screen: screen.id)
+        }
+        var payload: [String: JSONValue] = ["element": .string(action.element), "role": .string(target.role.rawValue)]
+        if let value = action.value { payload["value"] = .string(value) }
+        let event = record(.action, subject: screen.id, screen: screen.id, payload: .object(payload))
+        try withCause(event) { try screen.view.handle(action) }
+    }
+}

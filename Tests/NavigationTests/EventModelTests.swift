@@ -1,0 +1,104 @@
+import Navigation
+import XCTest
+
+final class EventModelTests: XCTestCase {
+    func testKindNamesAreTheDocumentedOnes() {
+        XCTAssertEqual(EventKind.allKnown.map(\.rawValue), [
+            "session.start", "session.end",
+            "coordinator.start", "coordinator.coordinate", "coordinator.finish", "coordinator.deinit",
+            "screen.push", "screen.pop", "screen.present", "screen.dismiss", "window.root", "tab.select",
+            "presenter.init", "presenter.deinit", "viewmodel.change",
+            "action", "deeplink", "error",
+            "journal.dropped",
+        ])
+        XCTAssertFalse(EventKind(rawValue: "screen.flip").isKnown)
+    }
+
+    func testEventJSONMatchesTheDesignAndRoundTrips() throws {
+        let event = Event(
+            seq: 41, wallNanoseconds: 1_796_119_200_123_456_789, monotonicNanoseconds: 81_234_000, run: "r-1",
+            session: "s-3", sessionSeq: 9, kind: .screenPush, subject: "DetailCoordinator#2", screen: "Detail#1",
+            cause: 8, payload: ["depth": 2]
+        )
+        XCTAssertEqual(
+            event.jsonLine(),
+            #"{"cause":8,"kind":"screen.push","mono_ns":81234000,"payload":{"depth":2},"run":"r-1","screen":"Detail#1","#
+                + #""seq":41,"session":"s-3","session_seq":9,"subject":"DetailCoordinator#2","subject_type":"DetailCoordinator","#
+                + #""time":"2026-12-01T10:00:00.123456789Z"}"#
+        )
+        XCTAssertEqual(try Event(json: try JSONValue(parsing: event.jsonLine())), event)
+    }
+
+    func testEventJSONErrorsNameTheKey() {
+        XCTAssertThrowsError(try Event(json: ["seq": 1, "time": "yesterday"])) { error in
+            XCTAssertEqual("\(error)", "event JSON: key 'time' is not an RFC 3339 UTC time: yesterday")
+        }
+        XCTAssertThrowsError(try Event(json: ["seq": "one"])) { error in
+            XCTAssertEqual("\(error)", "event JSON: key 'seq' has the wrong type")
+        }
+    }
+
+    func testTimesFormatAndParse() {
+        XCTAssertEqual(Event.formatTime(0), "1970-01-01T00:00:00.000000000Z")
+        XCTAssertEqual(Event.parseTime("2026-12-01T10:00:00Z"), 1_796_119_200_000_000_000)
+        XCTAssertEqual(Event.parseTime("2026-12-01T11:00:00.5+01:00"), 1_796_119_200_500_000_000)
+        XCTAssertNil(Event.parseTime("2026-13-01T10:00:00Z"))
+        XCTAssertNil(Event.parseTime("2026-12-01 10:00"))
+        for value: Int64 in [1, 999_999_999, 1_796_119_200_123_456_789, -1_500_000_000] {
+            XCTAssertEqual(Event.parseTime(Event.formatTime(value)), value)
+        }
+    }
+
+    func testJSONValueParsesAndSerializes() throws {
+        let text = #"{"b":[1,2.5,-3e2,true,false,null],"a":"x\"y\\z\n\u00e9\ud83d\ude00"}"#
+        let value = try JSONValue(parsing: text)
+        XCTAssertEqual(value["a"], "x\"y\\z\né😀")
+        XCTAssertEqual(value["b"], [1, 2.5, -300, true, false, nil])
+        XCTAssertEqual(value.serialized(), #"{"a":"x\"y\\z\né😀","b":[1,2.5,-300,true,false,null]}"#)
+        XCTAssertEqual(try JSONValue(parsing: value.serialized()), value)
+    }
+
+    func testJSONParserRejectsGarbageWithAnOffset() {
+        for (text, offset) in [("{\"a\":}", 5), ("[1,2", 4), ("tru", 0), ("{} x", 3), ("\"\u{01}\"", 1)] {
+            XCTAssertThrowsError(try JSONValue(parsing: text), text) { error in
+                XCTAssertEqual((error as? JSONParseError)?.offset, offset, "\(text): \(error)")
+            }
+        }
+        let deep = String(repeating: "[", count: 10_000)
+        XCTAssertThrowsError(try JSONValue(parsing: deep)) { error in
+            XCTAssertEqual((error as? JSONParseError)?.reason, "nesting deeper than 512")
+        }
+    }
+
+    func testTwoRunsOfTheSameFlowRecordTheSameSequence() throws {
+        func run() throws -> [String] {
+            let (context, sink) = makeContext()
+            let root = RootCoordinator(context: context)
+            try context.launch(root)
+            try root.coordinate(to: ScreenCoordinator(context: context, stack: root.stack, screenName: "A"))
+            try context.window.present(Screen(name: "M", view: ScriptedView(), owner: root, context: context), owner: root)
+            try context.window.userSwipeDismiss()
+            try context.window.userBack()
+            context.end()
+            return sink.events.map { "\(trace($0)) \($0.payload.serialized())" }
+        }
+        let first = try run()
+        XCTAssertEqual(first, try run())
+        XCTAssertGreaterThan(first.count, 10)
+    }
+
+    func testTextFormatterShowsOneLinePerEventAndDiffsViewModels() {
+        let formatter = EventTextFormatter(showsTime: false, showsSession: false)
+        let push = Event(wallNanoseconds: 0, monotonicNanoseconds: 0, session: "s-1", sessionSeq: 3, kind: .screenPush,
+                         subject: "AppCoordinator#1", screen: "Home#1", cause: 2, payload: ["depth": 1, "stack": "NavigationStack#1"])
+        XCTAssertEqual(formatter.format(push), "    3  screen.push             AppCoordinator#1  [Home#1]  ←2  depth=1 stack=NavigationStack#1")
+        let change = Event(wallNanoseconds: 0, monotonicNanoseconds: 0, session: "s-1", sessionSeq: 4, kind: .viewModelChange,
+                           subject: "HomePresenter#1", screen: "Home#1",
+                           payload: ["viewmodel": "HomeViewModel", "changed": ["title"], "previous": ["title": "a"], "snapshot": ["title": "b"]])
+        XCTAssertEqual(formatter.format(change), """
+                4  viewmodel.change        HomePresenter#1  [Home#1]  HomeViewModel
+                    - title: "a"
+                    + title: "b"
+            """)
+    }
+}
