@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Navigation", targets: ["Navigation"]),
+        .library(name: "NavigationHost", targets: ["NavigationHost"]),
+        .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
@@ -28,12 +30,15 @@ let package = Package(
 
         // MARK: - Libraries
         .target(name: "Navigation"),
+        .target(name: "NavigationHost", dependencies: ["Navigation"]),
+        .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["Navigation"]),
 
         // MARK: - Tests
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationTesting"]),
+        .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

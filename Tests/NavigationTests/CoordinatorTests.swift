@@ -1,4 +1,5 @@
 import Navigation
+import NavigationTesting
 import XCTest
 
 final class CoordinatorTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Navigation
+import NavigationTesting
 import XCTest
 
 /// A tab app that resolves `app://settings/privacy/advanced` style links.

@@ -1,5 +1,6 @@
 import Foundation
 import Navigation
+import NavigationTesting
 import XCTest
 
 // MARK: - MVP, shaped like seed 000

@@ -1,4 +1,5 @@
 import Navigation
+import NavigationTesting
 import XCTest
 
 /// A clock that moves 1 ms per reading from a fixed instant, so recorded times are stable.
@@ -82,45 +83,7 @@ func makeContext(session: String = "s-1") -> (NavigationContext, MemoryEventSink
 }
 
 /// One event as a compact line: `3 screen.push RootCoordinator#1 [Home#1] ←2`.
-func trace(_ event: Event) -> String {
-    var line = "\(event.sessionSeq) \(event.kind) \(event.subject)"
-    if let screen = event.screen { line += " [\(screen)]" }
-    if let cause = event.cause { line += " ←\(cause)" }
-    return line
-}
-
-/// Asserts the events recorded so far match `expected` exactly, then forgets them; a failure
-/// shows a labelled -/+ diff (Expected: −, Actual: +).
-func assertEvents(_ sink: MemoryEventSink, _ expected: [String], file: StaticString = #filePath, line: UInt = #line) {
-    let actual = sink.events.map(trace)
-    sink.removeAll()
-    guard actual != expected else { return }
-    XCTFail("recorded events differ (Expected: −, Actual: +)\n" + lineDiff(expected, actual), file: file, line: line)
-}
-
-/// A minimal line diff: common lines with two spaces, removed with `-`, added with `+`.
-func lineDiff(_ expected: [String], _ actual: [String]) -> String {
-    // Longest common subsequence table.
-    let n = expected.count, m = actual.count
-    var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-    for i in stride(from: n - 1, through: 0, by: -1) {
-        for j in stride(from: m - 1, through: 0, by: -1) {
-            table[i][j] = expected[i] == actual[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
-        }
-    }
-    var lines: [String] = []
-    var i = 0, j = 0
-    while i < n || j < m {
-        if i < n, j < m, expected[i] == actual[j] {
-            lines.append("  " + expected[i]); i += 1; j += 1
-        } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
-            lines.append("+ " + actual[j]); j += 1
-        } else {
-            lines.append("- " + expected[i]); i += 1
-        }
-    }
-    return lines.joined(separator: "\n")
-}
+func trace(_ event: Event) -> String { traceLine(event) }
 
 /// Asserts `body` throws a ``NavigationError`` with `code`, and that the last recorded event is
 /// the matching `error`.

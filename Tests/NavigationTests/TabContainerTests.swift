@@ -1,4 +1,5 @@
 import Navigation
+import NavigationTesting
 import XCTest
 
 /// A seed-002-shaped app: a tab bar coordinator with one coordinator and stack per tab.

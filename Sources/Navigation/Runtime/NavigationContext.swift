@@ -17,7 +17,7 @@ public final class NavigationContext {
     /// The session's instance name, the subject of `session.start` and `session.end`.
     public let sessionSubject: String
     /// The headless window the session's app shows its screens in.
-    public private(set) var window: Window!
+    public private(set) lazy var window = Window(context: self)
     /// The scheduler that asynchronous work (interactors, timers) runs on.
     public let scheduler: WorkScheduler
 
@@ -42,7 +42,6 @@ public final class NavigationContext {
         self.clock = clock
         self.scheduler = scheduler
         self.sessionSubject = namer.makeName(for: "Session")
-        window = Window(context: self)
         let start = record(.sessionStart, subject: sessionSubject, payload: .object(attributes))
         causes.append(start)
     }

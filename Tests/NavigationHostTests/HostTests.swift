@@ -1,0 +1,142 @@
+import Navigation
+import NavigationHost
+import NavigationTesting
+import XCTest
+
+final class AppCatalogTests: XCTestCase {
+    func testUnknownAppAndParametersAreNamed() throws {
+        let catalog = try AppCatalog([DemoApp.definition])
+        XCTAssertThrowsError(try catalog.app(named: "demos")) { error in
+            XCTAssertEqual("\(error)", "unknown app 'demos'; apps: demo")
+        }
+        XCTAssertThrowsError(try DemoApp.definition.resolveParameters(["latency": "5"])) { error in
+            XCTAssertEqual("\(error)", "app 'demo' has no parameter 'latency'; its parameters: broken, latency_ms")
+        }
+        XCTAssertThrowsError(try DemoApp.definition.resolveParameters(["latency_ms": "-5"])) { error in
+            XCTAssertEqual("\(error)", "app 'demo': parameter 'latency_ms' must be an integer from 0 to 10000, not '-5'")
+        }
+        XCTAssertThrowsError(try DemoApp.definition.resolveParameters(["broken": "maybe"])) { error in
+            XCTAssertEqual("\(error)", "app 'demo': parameter 'broken' must be true or false, not 'maybe'")
+        }
+        XCTAssertEqual(try DemoApp.definition.resolveParameters([:]).values, ["latency_ms": 200, "broken": false])
+        XCTAssertThrowsError(try AppCatalog([DemoApp.definition, DemoApp.definition]))
+    }
+}
+
+final class SessionTests: XCTestCase {
+    func testManySessionsRunInParallelEachInOrder() async throws {
+        let sink = MemoryEventSink()
+        let registry = SessionRegistry(catalog: try AppCatalog([DemoApp.definition]), sink: sink, maximumSessions: 64, timeMode: .virtual)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<32 {
+                let session = try await registry.create(appName: "demo")
+                group.addTask {
+                    for _ in 0..<5 {
+                        try await session.perform(.action(element: "detail", value: nil))
+                        try await session.perform(.back)
+                    }
+                    await session.end()
+                }
+            }
+            try await group.waitForAll()
+        }
+        let bySession = Dictionary(grouping: sink.events, by: \.session)
+        XCTAssertEqual(bySession.count, 32)
+        for (session, events) in bySession {
+            XCTAssertEqual(events.map(\.sessionSeq), Array(1...UInt64(events.count)), "\(session) events out of order")
+            XCTAssertEqual(events.filter { $0.kind == .screenPush }.count, 6)
+            XCTAssertEqual(events.last?.kind, .sessionEnd)
+        }
+    }
+
+    func testRegistryLimitsAndLookups() async throws {
+        let registry = SessionRegistry(catalog: try AppCatalog([DemoApp.definition]), sink: NullEventSink(), maximumSessions: 2, timeMode: .virtual)
+        let first = try await registry.create(appName: "demo")
+        _ = try await registry.create(appName: "demo", parameters: ["latency_ms": "0"])
+        do {
+            _ = try await registry.create(appName: "demo")
+            XCTFail("the third session must be refused")
+        } catch {
+            XCTAssertEqual("\(error)", "the session limit (2) is reached; end a session first")
+        }
+        let found = try await registry.session("s-1")
+        XCTAssertTrue(found === first)
+        try await registry.end("s-1")
+        do {
+            _ = try await registry.session("s-1")
+            XCTFail("an ended session is gone")
+        } catch {
+            XCTAssertEqual("\(error)", "no session 's-1'")
+        }
+        let state = try await registry.create(appName: "demo").state()
+        XCTAssertEqual(state.session, "s-3")
+        XCTAssertEqual(state.visible?.id, "Home#1")
+    }
+
+    func testRealTimeSessionRunsDueWorkWithoutARequest() async throws {
+        let sink = MemoryEventSink()
+        let session = try Session(id: "s-1", app: DemoApp.definition, parameters: try DemoApp.definition.resolveParameters(["latency_ms": "1"]), sink: sink, timeMode: .realTime)
+        // The first command arms the wake-up; after it, the load completes on its own.
+        try await session.perform(.wait(nanoseconds: 5_000_000))
+        let state = await session.state()
+        XCTAssertEqual(state.visible?.elements.element(withID: "items")?.children?.count, 2)
+        await session.end()
+    }
+}
+
+final class ExplorerTests: XCTestCase {
+    private func walk(seed: UInt64, steps: Int = 60, parameters: [String: String] = [:]) throws -> (Explorer.Report, [String]) {
+        let sink = MemoryEventSink()
+        let report = try Explorer(configuration: .init(seed: seed, steps: steps))
+            .explore(app: DemoApp.definition, parameters: try DemoApp.definition.resolveParameters(parameters), sessionID: "s-1", sink: sink)
+        return (report, sink.events.map { "\(traceLine($0)) \($0.payload.serialized())" })
+    }
+
+    func testTheSameSeedGivesTheSameEventSequence() throws {
+        let (first, events) = try walk(seed: 42)
+        let (_, again) = try walk(seed: 42)
+        XCTAssertEqual(events, again)
+        XCTAssertEqual(first.stepsTaken, 60)
+        let (_, other) = try walk(seed: 43)
+        XCTAssertNotEqual(events, other)
+        XCTAssertTrue(first.thrownActions.isEmpty, "\(first.thrownActions)")
+        XCTAssertTrue(first.leaks.isEmpty, "\(first.leaks)")
+        XCTAssertGreaterThan(first.screensVisited["Detail", default: 0], 0)
+    }
+
+    func testFindsADeadEnd() throws {
+        // In the broken variant, Detail is a full-screen modal with no button: no way out.
+        var found: Explorer.Report?
+        for seed: UInt64 in 1...20 {
+            let (report, _) = try walk(seed: seed, steps: 40, parameters: ["broken": "true"])
+            if report.deadEnd != nil { found = report; break }
+        }
+        XCTAssertEqual(found?.deadEnd, "Detail#1")
+    }
+}
+
+final class TestStoreTests: XCTestCase {
+    func testStoreAssertsEachCommandsEventsExhaustively() throws {
+        let store = try NavigationTestStore(app: DemoApp.definition, parameters: ["latency_ms": "100"])
+        store.assertLaunch([
+            "1 session.start Session#1",
+            "2 coordinator.start HomeCoordinator#1 ←1",
+            "3 presenter.init HomePresenter#1 ←2",
+            "4 screen.push HomeCoordinator#1 [Home#1] ←2",
+            "5 window.root HomeCoordinator#1 [Home#1] ←2",
+        ])
+        store.receive(["6 viewmodel.change HomePresenter#1 [Home#1] ←2"])
+        try store.send(.action(element: "detail", value: nil), [
+            "7 action Home#1 [Home#1] ←1",
+            "8 screen.push HomeCoordinator#1 [Detail#1] ←7",
+        ])
+        try store.send(.back, ["9 screen.pop HomeCoordinator#1 [Detail#1] ←1"])
+        XCTAssertThrowsError(try store.send(.dismiss, ["10 error Window#1 [Home#1] ←1"]))
+        store.finish([
+            "11 coordinator.finish HomeCoordinator#1 ←1",
+            "12 coordinator.deinit HomeCoordinator#1 ←1",
+            "13 presenter.deinit HomePresenter#1 ←1",
+            "14 session.end Session#1",
+        ])
+    }
+}
