@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Navigation", targets: ["Navigation"]),
+        .library(name: "Journal", targets: ["Journal"]),
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
@@ -28,12 +29,17 @@ let package = Package(
 
         // MARK: - Libraries
         .target(name: "Navigation"),
+        .target(name: "Journal", dependencies: ["Navigation", "CSQLite", "CZlib"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["Navigation"]),
+        .executableTarget(name: "navlog-bench", dependencies: ["Navigation", "Journal", "CSQLite", "CZlib"]),
+        // A writer child process for JournalTests (the kill -9 and disk-full tests).
+        .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
 
         // MARK: - Tests
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+        // NavigationTests is declared on main; its folder does not exist on this branch yet.
+        .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
     ],
     swiftLanguageModes: [.v6]
 )
