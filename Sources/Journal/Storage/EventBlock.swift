@@ -7,8 +7,9 @@ struct StoredEvent: Equatable {
     var monotonicNanoseconds: UInt64
     /// Row id in the `session` table.
     var session: Int64
-    /// Ids in the `string` table; 0 stands for an absent optional.
+    /// Row id in the `kind` table.
     var kind: Int64
+    /// Ids in the `string` table; 0 stands for an absent optional.
     var sessionSeq: UInt64
     var subject: Int64
     var screen: Int64
@@ -20,7 +21,7 @@ struct StoredEvent: Equatable {
 /// The uncompressed layout of a block of events, column by column.
 ///
 /// Layout (all integers varints): version 1, count, first seq; then one column at a time: seq
-/// deltas, wall-time deltas (zigzag), monotonic deltas (zigzag), session ids, kind ids,
+/// deltas, wall-time deltas (zigzag), monotonic deltas minus wall deltas (zigzag), session ids, kind ids,
 /// session-seq deltas per session (zigzag), subject ids, screen ids, parent ids, causes (0 for
 /// none, else 1 + zigzag(sessionSeq − cause)); then the payloads, length-prefixed, ordered by
 /// subject (stable), so successive snapshots of one view model sit next to each other and
@@ -44,10 +45,14 @@ enum EventBlock {
             writer.writeSigned(event.wallNanoseconds &- previousWall)
             previousWall = event.wallNanoseconds
         }
+        // Monotonic time advances with wall time: store how far its step differs from wall's.
         var previousMono: UInt64 = 0
+        previousWall = 0
         for event in events {
-            writer.writeSigned(Int64(bitPattern: event.monotonicNanoseconds &- previousMono))
+            let wallStep = event.wallNanoseconds &- previousWall
+            writer.writeSigned(Int64(bitPattern: event.monotonicNanoseconds &- previousMono) &- wallStep)
             previousMono = event.monotonicNanoseconds
+            previousWall = event.wallNanoseconds
         }
         for event in events { writer.writeVarint(UInt64(event.session)) }
         for event in events { writer.writeVarint(UInt64(event.kind)) }
@@ -99,9 +104,12 @@ enum EventBlock {
             events[index].wallNanoseconds = wall
         }
         var mono: UInt64 = 0
+        var previousWall: Int64 = 0
         for index in 0..<count {
-            mono &+= UInt64(bitPattern: try reader.readSigned())
+            let wallStep = events[index].wallNanoseconds &- previousWall
+            mono &+= UInt64(bitPattern: try reader.readSigned() &+ wallStep)
             events[index].monotonicNanoseconds = mono
+            previousWall = events[index].wallNanoseconds
         }
         for index in 0..<count { events[index].session = Int64(bitPattern: try reader.readVarint()) }
         for index in 0..<count { events[index].kind = Int64(bitPattern: try reader.readVarint()) }

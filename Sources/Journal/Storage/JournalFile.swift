@@ -92,7 +92,7 @@ final class JournalFile {
     /// The lowest and highest seq stored, or nil for a file without events.
     func seqRange() throws -> ClosedRange<UInt64>? {
         do {
-            let row = try database.rows("SELECT min(seq), max(seq) FROM event").first
+            let row = try database.rows("SELECT min(first_seq), max(last_seq) FROM block").first
             guard let low = row?[0].integer, let high = row?[1].integer else { return nil }
             return UInt64(low)...UInt64(high)
         } catch {
@@ -105,6 +105,12 @@ final class JournalFile {
         let statement = try database.prepare("SELECT id, value FROM string WHERE id > ?")
         try statement.bind([.integer(id)])
         while try statement.step() { strings[statement.int64(at: 0)] = statement.text(at: 1) }
+    }
+
+    /// Every kind name, by id.
+    func loadKinds(into kinds: inout [Int64: String]) throws {
+        let statement = try database.prepare("SELECT id, name FROM kind")
+        while try statement.step() { kinds[statement.int64(at: 0)] = statement.text(at: 1) }
     }
 
     /// Every session with its name and run name, by id.

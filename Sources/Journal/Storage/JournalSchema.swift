@@ -24,24 +24,31 @@ enum JournalSchema {
             CREATE TABLE session(
                 id INTEGER PRIMARY KEY, name TEXT NOT NULL, run INTEGER NOT NULL REFERENCES run(id),
                 first_seq INTEGER NOT NULL, UNIQUE(run, name));
+            CREATE TABLE kind(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
             CREATE TABLE block(
                 id INTEGER PRIMARY KEY, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
                 event_count INTEGER NOT NULL, min_time_ns INTEGER NOT NULL, max_time_ns INTEGER NOT NULL,
                 raw_bytes INTEGER NOT NULL, crc32 INTEGER NOT NULL, data BLOB NOT NULL);
+            CREATE INDEX block_by_seq ON block(last_seq);
+            -- The event index: one row per session per block, with that session's seq and time
+            -- range, count and kinds (bit n set for kind id n; bit 63 for ids 63 and up). The
+            -- events themselves are in the block, compressed.
             CREATE TABLE event(
-                seq INTEGER PRIMARY KEY, time_ns INTEGER NOT NULL, session INTEGER NOT NULL,
-                kind INTEGER NOT NULL, block INTEGER NOT NULL);
-            CREATE INDEX event_by_session ON event(session, seq);
-            CREATE INDEX event_by_kind ON event(kind, seq);
-            CREATE INDEX block_by_time ON block(min_time_ns, max_time_ns);
+                block INTEGER NOT NULL REFERENCES block(id), session INTEGER NOT NULL REFERENCES session(id),
+                first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+                first_time_ns INTEGER NOT NULL, last_time_ns INTEGER NOT NULL,
+                event_count INTEGER NOT NULL, kinds INTEGER NOT NULL,
+                PRIMARY KEY(block, session)) WITHOUT ROWID;
+            CREATE INDEX event_by_session ON event(session, last_seq);
             CREATE VIEW event_view AS
-                SELECT e.seq,
-                       strftime('%Y-%m-%dT%H:%M:%f', e.time_ns / 1000000000.0, 'unixepoch') || 'Z' AS time,
-                       r.name AS run, s.name AS session, k.value AS kind, e.block
+                SELECT e.block, r.name AS run, s.name AS session, e.first_seq, e.last_seq, e.event_count,
+                       strftime('%Y-%m-%dT%H:%M:%f', e.first_time_ns / 1000000000.0, 'unixepoch') || 'Z' AS first_time,
+                       strftime('%Y-%m-%dT%H:%M:%f', e.last_time_ns / 1000000000.0, 'unixepoch') || 'Z' AS last_time,
+                       (SELECT group_concat(k.name, ',') FROM kind k
+                        WHERE e.kinds & (1 << min(k.id, 63)) != 0) AS kinds
                 FROM event e
                 JOIN session s ON s.id = e.session
-                JOIN run r ON r.id = s.run
-                JOIN string k ON k.id = e.kind;
+                JOIN run r ON r.id = s.run;
             """),
     ]
 

@@ -12,6 +12,8 @@ final class JournalFileWriter {
     private let insertBlock: SQLiteStatement
     private let insertString: SQLiteStatement
     private let insertSession: SQLiteStatement
+    private let insertKind: SQLiteStatement
+    private var kinds: [String: Int64] = [:]
     private var strings: [String: Int64] = [:]
     private var sessions: [String: Int64] = [:]
     private(set) var eventCount: UInt64 = 0
@@ -46,7 +48,11 @@ final class JournalFileWriter {
                 try insertLabel.run()
             }
             try database.execute("COMMIT")
-            insertEvent = try database.prepare("INSERT INTO event(seq, time_ns, session, kind, block) VALUES (?, ?, ?, ?, ?)")
+            insertEvent = try database.prepare("""
+                INSERT INTO event(block, session, first_seq, last_seq, first_time_ns, last_time_ns, event_count, kinds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insertKind = try database.prepare("INSERT INTO kind(name) VALUES (?)")
             insertBlock = try database.prepare("""
                 INSERT INTO block(first_seq, last_seq, event_count, min_time_ns, max_time_ns, raw_bytes, crc32, data)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -71,6 +77,7 @@ final class JournalFileWriter {
         let database = file.database
         var newStrings: [String] = []
         var newSessions: [String] = []
+        var newKinds: [String] = []
         var result = BatchResult()
         do {
             try database.execute("BEGIN")
@@ -84,7 +91,7 @@ final class JournalFileWriter {
                         seq: event.seq, wallNanoseconds: event.wallNanoseconds,
                         monotonicNanoseconds: event.monotonicNanoseconds,
                         session: try session(event.session, firstSeq: event.seq, new: &newSessions),
-                        kind: try string(event.kind.rawValue, new: &newStrings),
+                        kind: try kind(event.kind.rawValue, new: &newKinds),
                         sessionSeq: event.sessionSeq,
                         subject: try string(event.subject, new: &newStrings),
                         screen: try event.screen.map { try string($0, new: &newStrings) } ?? 0,
@@ -106,13 +113,12 @@ final class JournalFileWriter {
                 try insertBlock.bind(blob: compressed, at: 8)
                 try insertBlock.run()
                 let block = database.lastInsertRowID
-                for event in stored {
+                for entry in Self.indexEntries(stored) {
                     insertEvent.reset()
-                    try insertEvent.bind(Int64(bitPattern: event.seq), at: 1)
-                    try insertEvent.bind(event.wallNanoseconds, at: 2)
-                    try insertEvent.bind(event.session, at: 3)
-                    try insertEvent.bind(event.kind, at: 4)
-                    try insertEvent.bind(block, at: 5)
+                    for (column, value) in [block, entry.session, Int64(bitPattern: entry.firstSeq), Int64(bitPattern: entry.lastSeq),
+                                            entry.firstTime, entry.lastTime, entry.count, Int64(bitPattern: entry.kinds)].enumerated() {
+                        try insertEvent.bind(value, at: Int32(column + 1))
+                    }
                     try insertEvent.run()
                 }
                 result.compressedBytes += UInt64(compressed.count)
@@ -124,6 +130,7 @@ final class JournalFileWriter {
             if !database.isAutocommit { try? database.execute("ROLLBACK") }
             for value in newStrings { strings[value] = nil }
             for name in newSessions { sessions[name] = nil }
+            for name in newKinds { kinds[name] = nil }
             throw JournalError.wrapping(error, path: path)
         }
         eventCount += UInt64(events.count)
@@ -140,6 +147,51 @@ final class JournalFileWriter {
         new.append(value)
         return id
     }
+
+    private func kind(_ name: String, new: inout [String]) throws -> Int64 {
+        if let id = kinds[name] { return id }
+        try insertKind.bind([.text(name)])
+        try insertKind.run()
+        let id = file.database.lastInsertRowID
+        kinds[name] = id
+        new.append(name)
+        return id
+    }
+
+    /// One `event` row: a session's events within one block.
+    struct IndexEntry {
+        var session: Int64
+        var firstSeq: UInt64
+        var lastSeq: UInt64
+        var firstTime: Int64
+        var lastTime: Int64
+        var count: Int64
+        var kinds: UInt64
+    }
+
+    /// Returns the `event` rows of a block, one per session, in order of first appearance.
+    static func indexEntries(_ events: [StoredEvent]) -> [IndexEntry] {
+        var entries: [IndexEntry] = []
+        var positions: [Int64: Int] = [:]
+        for event in events {
+            let bit = kindBit(event.kind)
+            if let position = positions[event.session] {
+                entries[position].lastSeq = event.seq
+                entries[position].firstTime = min(entries[position].firstTime, event.wallNanoseconds)
+                entries[position].lastTime = max(entries[position].lastTime, event.wallNanoseconds)
+                entries[position].count += 1
+                entries[position].kinds |= bit
+            } else {
+                positions[event.session] = entries.count
+                entries.append(IndexEntry(session: event.session, firstSeq: event.seq, lastSeq: event.seq,
+                                          firstTime: event.wallNanoseconds, lastTime: event.wallNanoseconds, count: 1, kinds: bit))
+            }
+        }
+        return entries
+    }
+
+    /// The `kinds` bit of kind id `id`: bit `id`, or bit 63 for ids 63 and up.
+    static func kindBit(_ id: Int64) -> UInt64 { 1 << UInt64(min(max(id, 0), 63)) }
 
     private func session(_ name: String, firstSeq: UInt64, new: inout [String]) throws -> Int64 {
         if let id = sessions[name] { return id }
@@ -178,8 +230,10 @@ final class JournalFileWriter {
             insertBlock.close()
             insertString.close()
             insertSession.close()
+            insertKind.close()
             meta.close()
-            try database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+            // Best effort: with a follower attached the file stays in WAL mode, which readers handle.
+            try? database.execute("PRAGMA busy_timeout = 0; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
             database.close()
         } catch {
             if !database.isAutocommit { try? database.execute("ROLLBACK") }
