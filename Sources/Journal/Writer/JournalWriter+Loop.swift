@@ -130,6 +130,7 @@ extension JournalWriter {
             outcome.result = try fileWriter!.write(batch)
             outcome.committedEvents = eventCount
             outcome.committedSeq = last.seq
+            lastCommittedSeq = last.seq
             writeDrops = nil
         } catch {
             let path = fileWriter?.path ?? configuration.directory

@@ -4,10 +4,11 @@ import Navigation
 // MARK: - Files, rotation and retention
 
 extension JournalWriter {
-    /// Creates the next file, named after the next seq; removes a half-created file on failure.
+    /// Creates the next file, named after the first seq it will hold (everything before is
+    /// committed); removes a half-created file on failure.
     func openNewFile() throws {
         let now = configuration.clock.now()
-        let name = JournalDirectory.makeFileName(firstSeq: nextSeqSnapshot(), wallNanoseconds: now.wall)
+        let name = JournalDirectory.makeFileName(firstSeq: lastCommittedSeq + 1, wallNanoseconds: now.wall)
         var path = configuration.directory + "/" + name
         var attempt = 1
         while FileManager.default.fileExists(atPath: path) {
@@ -15,29 +16,24 @@ extension JournalWriter {
             path = configuration.directory + "/" + name.dropLast(JournalDirectory.fileExtension.count + 1) + "-\(attempt).navlog"
         }
         do {
-            fileWriter = try JournalFileWriter(path: path, run: run, firstSeq: nextSeqSnapshot(), configuration: configuration)
+            fileWriter = try JournalFileWriter(path: path, run: run, firstSeq: lastCommittedSeq + 1, configuration: configuration)
         } catch {
             JournalDirectory.delete(path)
             throw error
         }
     }
 
-    private func nextSeqSnapshot() -> UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return nextSeq
-    }
-
-    /// Whether the current file is past its size or age limit.
+    /// Whether the current file holds events and is past its size or age limit.
     func isRotationDue() -> Bool {
-        guard let fileWriter else { return false }
+        guard let fileWriter, fileWriter.eventCount > 0 else { return false }
         let age = monotonicNow() &- fileWriter.createdMonotonic
         return fileWriter.bytesOnDisk >= configuration.maximumFileBytes
             || age >= UInt64(max(0, configuration.maximumFileAge.nanoseconds))
     }
 
-    /// Closes the current file, applies retention and opens a new one.
+    /// Closes the current file, applies retention and opens a new one; keeps a file without events.
     func rotateFile() throws {
+        if let fileWriter, fileWriter.eventCount == 0 { return }
         if let error = closeFile(isRunEnding: false) { throw error }
         JournalWriter.applyRetention(configuration, now: configuration.clock.now().wall, keeping: nil)
         try openNewFile()

@@ -52,6 +52,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     var fileWriter: JournalFileWriter?
     var writeDrops: DropAccount?
     var dropRecordCount: UInt64 = 0
+    var lastCommittedSeq: UInt64 = 0
     var lastCommitMonotonic: UInt64 = 0
 
     /// Opens the journal directory: takes its lock, sets aside files not closed cleanly,
@@ -70,6 +71,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
             unreadableFiles = scan.unreadable
             nextSeq = scan.highestSeq + 1
             state.committedSeq = scan.highestSeq
+            lastCommittedSeq = scan.highestSeq
             JournalWriter.applyRetention(configuration, now: now.wall, keeping: nil)
             try openNewFile()
         } catch {
