@@ -80,13 +80,22 @@ final class JournalFileReader {
             throw JournalError.wrapping(error, path: path)
         }
         var events: [Event] = []
+        var scannedThrough: UInt64?
         for block in blocks {
-            for stored in try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1) where stored.seq > after {
-                let event = try resolve(stored, blockID: block.id)
-                if matches(event) { events.append(event) }
+            var blockEvents: [Event] = []
+            do {
+                for stored in try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1) where stored.seq > after {
+                    let event = try resolve(stored, blockID: block.id)
+                    if matches(event) { blockEvents.append(event) }
+                }
+            } catch where scannedThrough != nil {
+                // Hand out the blocks before the damaged one; the next call starts at it and throws.
+                break
             }
+            events += blockEvents
+            scannedThrough = block.lastSeq
         }
-        return (events, blocks.last?.lastSeq)
+        return (events, scannedThrough)
     }
 
     private func matches(_ event: Event) -> Bool {

@@ -53,6 +53,8 @@ public enum JournalVerifier {
         func issue(_ message: String, _ range: ClosedRange<UInt64>? = nil) {
             report.issues.append(VerificationIssue(path: path, seqRange: range, message: message))
         }
+        // Before opening: an SQLite connection may create an empty WAL.
+        let isWALMissing = isWALMode(path) && !FileManager.default.fileExists(atPath: path + "-wal")
         let file: JournalFile
         do {
             file = try JournalFile.openForReading(path: path)
@@ -68,7 +70,7 @@ public enum JournalVerifier {
                 issue("SQLite integrity check failed: " + results.prefix(5).joined(separator: "; "))
             }
             let isClosed = try file.isClosedCleanly()
-            if !isClosed, isWALMode(path), !FileManager.default.fileExists(atPath: path + "-wal") {
+            if !isClosed, isWALMissing {
                 issue("not closed cleanly and its write-ahead log (\(path)-wal) is missing: events committed after the last checkpoint are lost")
             }
             let inflater = try Inflater(format: .raw)
