@@ -22,7 +22,7 @@ public enum JournalError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .sqlite(let error):
-            return "journal file \(error.path): \(error.description)"
+            return error.description
         case .notAJournal(let path, let reason):
             return "\(path) is not a navlog journal: \(reason)"
         case .newerSchema(let path, let found, let supported):
