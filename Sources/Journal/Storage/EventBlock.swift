@@ -26,6 +26,12 @@ struct StoredEvent: Equatable {
 /// none, else 1 + zigzag(sessionSeq − cause)); then the payloads, length-prefixed, ordered by
 /// subject (stable), so successive snapshots of one view model sit next to each other and
 /// deflate finds them within its 32 KiB window.
+///
+/// Why blocks and not preset dictionaries: on `scripts/bench` (400k events, 1631 sessions, 335-byte
+/// average NDJSON line) the payloads cost 5.4 bytes/event deflated in blocks of 2048 grouped by
+/// subject, against 58.4 bytes/event deflated one by one with `deflateSetDictionary` primed with
+/// the previous payload of the same subject (per-stream overhead dominates). The whole journal
+/// came to 16.5 bytes/event, 0.43x gzip -6 NDJSON (38.1).
 enum EventBlock {
     static let version: UInt8 = 1
 

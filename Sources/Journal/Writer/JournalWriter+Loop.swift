@@ -42,8 +42,7 @@ extension JournalWriter {
             var rotationError: JournalError?
             if !closing, !rotationRequests.isEmpty || isRotationDue() {
                 do {
-                    try rotateFile()
-                    outcome.rotations += 1
+                    if try rotateFile() { outcome.rotations += 1 }
                 } catch {
                     rotationError = JournalError.wrapping(error, path: configuration.directory)
                 }

@@ -31,12 +31,14 @@ extension JournalWriter {
             || age >= UInt64(max(0, configuration.maximumFileAge.nanoseconds))
     }
 
-    /// Closes the current file, applies retention and opens a new one; keeps a file without events.
-    func rotateFile() throws {
-        if let fileWriter, fileWriter.eventCount == 0 { return }
+    /// Closes the current file, applies retention and opens a new one; returns false, doing
+    /// nothing, when the current file holds no events.
+    func rotateFile() throws -> Bool {
+        if let fileWriter, fileWriter.eventCount == 0 { return false }
         if let error = closeFile(isRunEnding: false) { throw error }
-        JournalWriter.applyRetention(configuration, now: configuration.clock.now().wall, keeping: nil)
+        JournalWriter.applyRetention(configuration, now: configuration.clock.now().wall)
         try openNewFile()
+        return true
     }
 
     /// Closes the current file cleanly; returns the error instead of throwing.
@@ -80,8 +82,8 @@ extension JournalWriter {
     }
 
     /// Deletes closed files past the retention age, then the oldest closed files while the
-    /// directory exceeds the retention size. Never deletes the open file or set-aside files.
-    static func applyRetention(_ configuration: JournalConfiguration, now: Int64, keeping current: String?) {
+    /// directory exceeds the retention size. Runs while no file is open; never deletes set-aside files.
+    static func applyRetention(_ configuration: JournalConfiguration, now: Int64) {
         guard configuration.retentionBytes != nil || configuration.retentionAge != nil else { return }
         struct Entry {
             var path: String
@@ -92,7 +94,7 @@ extension JournalWriter {
         for path in JournalDirectory.listFiles(in: configuration.directory) {
             let bytes = JournalDirectory.fileSize(path) + JournalDirectory.fileSize(path + "-wal")
             var closedAt: Int64?
-            if path != current, !JournalDirectory.isSetAside(path), let file = try? JournalFile.openForReading(path: path) {
+            if !JournalDirectory.isSetAside(path), let file = try? JournalFile.openForReading(path: path) {
                 closedAt = (try? file.meta("closed_at_ns")).flatMap { $0.flatMap { Int64($0) } }
                 file.close()
             }

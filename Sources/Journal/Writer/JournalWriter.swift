@@ -72,7 +72,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
             nextSeq = scan.highestSeq + 1
             state.committedSeq = scan.highestSeq
             lastCommittedSeq = scan.highestSeq
-            JournalWriter.applyRetention(configuration, now: now.wall, keeping: nil)
+            JournalWriter.applyRetention(configuration, now: now.wall)
             try openNewFile()
         } catch {
             Glibc.close(lockDescriptor)
