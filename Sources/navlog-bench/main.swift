@@ -7,7 +7,7 @@ import Navigation
 //   A  plain SQLite rows (JSON payload text, prepared statement, batched transactions, WAL)
 //   B  NDJSON (`Event.jsonLine()`) through gzip -6
 //
-// Usage: navlog-bench [--events N] [--sink-events N] [--keep DIR]
+// Usage: navlog-bench [--events N] [--sink-events N]
 // The last line of output is one JSON object with every figure.
 
 var eventCount = 400_000
