@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Navigation", targets: ["Navigation"]),
+        .library(name: "Journal", targets: ["Journal"]),
         .library(name: "NavigationHost", targets: ["NavigationHost"]),
         .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
         .executable(name: "navlog", targets: ["navlog"]),
@@ -30,15 +31,20 @@ let package = Package(
 
         // MARK: - Libraries
         .target(name: "Navigation"),
+        .target(name: "Journal", dependencies: ["Navigation", "CSQLite", "CZlib"]),
         .target(name: "NavigationHost", dependencies: ["Navigation"]),
         .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["Navigation"]),
+        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal"]),
+        .executableTarget(name: "navlog-bench", dependencies: ["Navigation", "Journal", "CSQLite", "CZlib"]),
+        // A writer child process for JournalTests (the kill -9 and disk-full tests).
+        .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
 
         // MARK: - Tests
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationTesting"]),
         .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
+        .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,184 @@
+import Foundation
+import Navigation
+
+/// Reads the events of one `.navlog` file in seq order, a page at a time.
+final class JournalFileReader {
+    let file: JournalFile
+    var path: String { file.path }
+    private var strings: [Int64: String] = [:]
+    private var sessions: [Int64: (name: String, run: String)] = [:]
+    private var kindNames: [Int64: String] = [:]
+    private let inflater: Inflater
+    private let page: SQLiteStatement
+    private let filter: EventFilter
+    private var lastDataVersion: Int64 = -1
+
+    init(path: String, filter: EventFilter) throws {
+        file = try JournalFile.openForReading(path: path)
+        self.filter = filter
+        do {
+            inflater = try Inflater(format: .raw)
+            var conditions = ["b.last_seq > ?1"]
+            if let since = filter.since { conditions.append("b.max_time_ns >= \(since)") }
+            if let until = filter.until { conditions.append("b.min_time_ns < \(until)") }
+            var indexConditions: [String] = []
+            if let sessions = filter.sessions {
+                let names = sessions.sorted().map(Self.quote).joined(separator: ",")
+                indexConditions.append("e.session IN (SELECT id FROM session WHERE name IN (\(names)))")
+            }
+            if filter.kinds != nil { indexConditions.append("e.kinds & ?3 != 0") }
+            if !indexConditions.isEmpty {
+                conditions.append("EXISTS (SELECT 1 FROM event e WHERE e.block = b.id AND \(indexConditions.joined(separator: " AND ")))")
+            }
+            page = try file.database.prepare(
+                "SELECT b.id, b.last_seq FROM block b WHERE \(conditions.joined(separator: " AND ")) ORDER BY b.id LIMIT ?2")
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// Closes the connection.
+    func close() {
+        page.close()
+        file.close()
+    }
+
+    /// Whether another connection committed since the last call (`PRAGMA data_version`).
+    func hasChanged() -> Bool {
+        let version = (try? file.database.scalar("PRAGMA data_version")?.integer) ?? nil
+        guard let version else { return true }
+        defer { lastDataVersion = version }
+        return version != lastDataVersion
+    }
+
+    // MARK: - Reading
+
+    /// Returns the matching events of up to `blockLimit` blocks holding seqs after `after`, and
+    /// the last seq those blocks cover (nil when there were none).
+    ///
+    /// The `block` and `event` index pick the blocks; only those are inflated, then filtered.
+    func events(after: UInt64, blockLimit: Int) throws -> (events: [Event], scannedThrough: UInt64?) {
+        var blocks: [(id: Int64, lastSeq: UInt64)] = []
+        do {
+            page.reset()
+            try page.bind(Int64(bitPattern: after), at: 1)
+            try page.bind(Int64(blockLimit), at: 2)
+            if let kinds = filter.kinds {
+                try file.loadKinds(into: &kindNames)
+                let mask = kindNames.filter { kinds.contains(EventKind(rawValue: $0.value)) }
+                    .reduce(UInt64(0)) { $0 | JournalFileWriter.kindBit($1.key) }
+                try page.bind(Int64(bitPattern: mask), at: 3)
+            }
+            while try page.step() { blocks.append((page.int64(at: 0), UInt64(page.int64(at: 1)))) }
+            page.reset()
+        } catch {
+            page.reset()
+            throw JournalError.wrapping(error, path: path)
+        }
+        var events: [Event] = []
+        var scannedThrough: UInt64?
+        for block in blocks {
+            var blockEvents: [Event] = []
+            do {
+                for stored in try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1) where stored.seq > after {
+                    let event = try resolve(stored, blockID: block.id)
+                    if matches(event) { blockEvents.append(event) }
+                }
+            } catch where scannedThrough != nil {
+                // Hand out the blocks before the damaged one; the next call starts at it and throws.
+                break
+            }
+            events += blockEvents
+            scannedThrough = block.lastSeq
+        }
+        return (events, scannedThrough)
+    }
+
+    private func matches(_ event: Event) -> Bool {
+        if let sessions = filter.sessions, !sessions.contains(event.session) { return false }
+        if let kinds = filter.kinds, !kinds.contains(event.kind) { return false }
+        if let since = filter.since, event.wallNanoseconds < since { return false }
+        if let until = filter.until, event.wallNanoseconds >= until { return false }
+        return true
+    }
+
+    /// Reads block `id` of `file`, checking its length, CRC-32 and layout.
+    static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, near seq: UInt64) throws -> [StoredEvent] {
+        let path = file.path
+        let statement: SQLiteStatement
+        do {
+            statement = try file.database.prepare(
+                "SELECT first_seq, last_seq, event_count, raw_bytes, crc32, data FROM block WHERE id = ?")
+            try statement.bind([.integer(id)])
+            guard try statement.step() else {
+                throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id) is missing")
+            }
+        } catch let error as SQLiteError {
+            throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id): \(error.message)")
+        }
+        let first = UInt64(statement.int64(at: 0))
+        let last = UInt64(statement.int64(at: 1))
+        let count = Int(statement.int64(at: 2))
+        let rawBytes = Int(statement.int64(at: 3))
+        let checksum = UInt32(truncatingIfNeeded: statement.int64(at: 4))
+        let data = statement.blob(at: 5)
+        func damaged(_ reason: String) -> JournalError {
+            .damagedBlock(path: path, firstSeq: first, lastSeq: last, reason: "block \(id): \(reason)")
+        }
+        guard rawBytes >= 0, rawBytes < 1 << 30 else { throw damaged("implausible size \(rawBytes)") }
+        let raw: [UInt8]
+        do {
+            raw = try inflater.decompressAll(data, expectedCount: rawBytes, context: "inflating block \(id) of \(path)")
+        } catch let error as ZlibError {
+            throw damaged("\(error)")
+        }
+        guard crc32Checksum(raw) == checksum else { throw damaged("CRC-32 mismatch after inflating") }
+        let events: [StoredEvent]
+        do {
+            events = try EventBlock.decode(raw)
+        } catch {
+            throw damaged("\(error)")
+        }
+        guard events.count == count, events.first?.seq == first, events.last?.seq == last else {
+            throw damaged("holds \(events.count) events, the block row says \(count)")
+        }
+        return events
+    }
+
+    /// Replaces ids with strings; reloads the tables once when a newer id turns up.
+    private func resolve(_ stored: StoredEvent, blockID: Int64) throws -> Event {
+        func lookup(_ id: Int64) throws -> String {
+            if let value = strings[id] { return value }
+            try file.loadStrings(after: strings.keys.max() ?? 0, into: &strings)
+            guard let value = strings[id] else {
+                throw JournalError.damagedBlock(path: path, firstSeq: stored.seq, lastSeq: stored.seq,
+                                                reason: "block \(blockID) refers to unknown string \(id)")
+            }
+            return value
+        }
+        func kindName(_ id: Int64) throws -> String {
+            if let name = kindNames[id] { return name }
+            try file.loadKinds(into: &kindNames)
+            guard let name = kindNames[id] else {
+                throw JournalError.damagedBlock(path: path, firstSeq: stored.seq, lastSeq: stored.seq,
+                                                reason: "block \(blockID) refers to unknown kind \(id)")
+            }
+            return name
+        }
+        if sessions[stored.session] == nil { try file.loadSessions(into: &sessions) }
+        guard let session = sessions[stored.session] else {
+            throw JournalError.damagedBlock(path: path, firstSeq: stored.seq, lastSeq: stored.seq,
+                                            reason: "block \(blockID) refers to unknown session \(stored.session)")
+        }
+        return Event(
+            seq: stored.seq, wallNanoseconds: stored.wallNanoseconds, monotonicNanoseconds: stored.monotonicNanoseconds,
+            run: session.run, session: session.name, sessionSeq: stored.sessionSeq,
+            kind: EventKind(rawValue: try kindName(stored.kind)), subject: try lookup(stored.subject),
+            screen: stored.screen == 0 ? nil : try lookup(stored.screen), cause: stored.cause,
+            parent: stored.parent == 0 ? nil : try lookup(stored.parent), payload: stored.payload)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Navigation
+
+/// Reads events from journal files and directories, in seq order.
+///
+/// Each directory (one writer's journal) is read file after file; several directories are merged
+/// by seq. A damaged file or block throws an error naming the file and seq range; calling
+/// ``JournalEventIterator/next()`` again skips to the next file.
+///
+/// ```swift
+/// let reader = JournalReader(paths: ["journal"])
+/// var events = reader.events(matching: EventFilter(sessions: ["s-3"], kinds: [.screenPush]))
+/// while let event = try events.next() { ... }
+/// ```
+public struct JournalReader: Sendable {
+    /// The files and directories read.
+    public let paths: [String]
+
+    public init(paths: [String]) {
+        self.paths = paths
+    }
+
+    /// Returns an iterator over the events matching `filter`.
+    public func events(matching filter: EventFilter = EventFilter()) -> JournalEventIterator {
+        JournalEventIterator(sources: paths.map(JournalSource.init(path:)), filter: filter)
+    }
+
+    /// Returns every event matching `filter`; stops at the first error.
+    public func allEvents(matching filter: EventFilter = EventFilter()) throws -> [Event] {
+        var iterator = events(matching: filter)
+        var events: [Event] = []
+        while let event = try iterator.next() { events.append(event) }
+        return events
+    }
+
+    /// The `.navlog` files under `paths`: directories listed, files taken as they are.
+    public func files() -> [String] {
+        paths.flatMap { JournalSource(path: $0).listFiles() }
+    }
+}
+
+/// A file, or a directory whose files follow one another in seq order.
+struct JournalSource {
+    let path: String
+
+    var isDirectory: Bool {
+        var flag: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
+    }
+
+    func listFiles() -> [String] {
+        isDirectory ? JournalDirectory.listFiles(in: path) : [path]
+    }
+}
+
+/// Events of several sources merged in seq order; `next()` throws errors naming the file.
+public struct JournalEventIterator {
+    private var groups: [GroupState]
+    private let filter: EventFilter
+
+    init(sources: [JournalSource], filter: EventFilter) {
+        self.filter = filter
+        groups = sources.map { GroupState(source: $0, lastSeq: filter.after?.seq ?? 0) }
+    }
+
+    /// Returns the next event, nil when every source is exhausted (for now, when following).
+    public mutating func next() throws -> Event? {
+        var best: Int?
+        for index in groups.indices {
+            try fill(index)
+            guard let head = groups[index].buffer.last else { continue }
+            if let current = best, groups[current].buffer.last!.seq <= head.seq { continue }
+            best = index
+        }
+        guard let best else { return nil }
+        let event = groups[best].buffer.removeLast()
+        groups[best].lastSeq = event.seq
+        return event
+    }
+
+    /// Loads the next page of group `index` when its buffer is empty, moving on to later files.
+    private mutating func fill(_ index: Int) throws {
+        while groups[index].buffer.isEmpty {
+            if groups[index].files == nil { groups[index].files = groups[index].source.listFiles() }
+            if groups[index].reader == nil {
+                guard groups[index].nextFile < groups[index].files!.count else { return }
+                let path = groups[index].files![groups[index].nextFile]
+                groups[index].nextFile += 1
+                groups[index].reader = try JournalFileReader(path: path, filter: filter)
+            }
+            let reader = groups[index].reader!
+            let page: (events: [Event], scannedThrough: UInt64?)
+            do {
+                page = try reader.events(after: max(groups[index].lastSeq, groups[index].scannedSeq), blockLimit: 4)
+            } catch {
+                groups[index].closeReader()
+                throw JournalError.wrapping(error, path: reader.path)
+            }
+            if let scanned = page.scannedThrough {
+                groups[index].scannedSeq = max(groups[index].scannedSeq, scanned)
+                groups[index].buffer = page.events.reversed()
+            } else {
+                // Keep the newest file open: a live writer may still add to it.
+                if groups[index].nextFile >= groups[index].files!.count { return }
+                groups[index].closeReader()
+            }
+        }
+    }
+
+    /// Looks for files added since the iterator listed its sources and for new commits;
+    /// returns whether anything may have changed.
+    mutating func refresh() -> Bool {
+        var changed = false
+        for index in groups.indices {
+            if let reader = groups[index].reader, reader.hasChanged() { changed = true }
+            guard let known = groups[index].files else { changed = true; continue }
+            let current = groups[index].source.listFiles()
+            let added = current.filter { !known.contains($0) && $0 > (known.last ?? "") }
+            if !added.isEmpty {
+                groups[index].files = known + added
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    /// The position after the last event returned.
+    var position: UInt64 { groups.map(\.lastSeq).max() ?? 0 }
+
+    private struct GroupState {
+        let source: JournalSource
+        var lastSeq: UInt64
+        /// The last seq of the blocks already read (matching or not).
+        var scannedSeq: UInt64 = 0
+        var files: [String]?
+        var nextFile = 0
+        var reader: JournalFileReader?
+        var buffer: [Event] = []
+
+        init(source: JournalSource, lastSeq: UInt64) {
+            self.source = source
+            self.lastSeq = lastSeq
+        }
+
+        mutating func closeReader() {
+            reader?.close()
+            reader = nil
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import CSQLite
+
+/// One owned SQLite connection (`sqlite3*`).
+///
+/// Used from one thread at a time: the writer's thread, or the reader that created it.
+final class SQLiteDatabase {
+    private(set) var handle: OpaquePointer?
+    /// The database file.
+    let path: String
+
+    /// Opens `path`; `readOnly` opens without creating or writing.
+    ///
+    /// See <https://www.sqlite.org/c3ref/open.html>.
+    init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: code, message: message, context: "open", path: path)
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, 5_000)
+        self.handle = handle
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Closes the connection; later calls throw `SQLITE_MISUSE`.
+    func close() {
+        sqlite3_close_v2(handle)
+        handle = nil
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs one or more statements that return no rows.
+    func execute(_ sql: String) throws {
+        let code = sqlite3_exec(try liveHandle(sql), sql, nil, nil, nil)
+        try check(code, sql)
+    }
+
+    /// Prepares a statement for repeated use.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        try SQLiteStatement(database: self, sql: sql)
+    }
+
+    /// Runs `sql` with `bindings` and returns the first column of the first row, if any.
+    func scalar(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> SQLiteValue? {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// Runs `sql` with `bindings` and returns every row.
+    func rows(_ sql: String, _ bindings: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(bindings)
+        var rows: [[SQLiteValue]] = []
+        while try statement.step() {
+            rows.append((0..<statement.columnCount).map { statement.value(at: $0) })
+        }
+        return rows
+    }
+
+    /// The rowid of the last insert.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether no transaction is open.
+    var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
+
+    // MARK: - Errors
+
+    func liveHandle(_ context: String) throws -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "connection is closed", context: context, path: path)
+        }
+        return handle
+    }
+
+    /// Throws an ``SQLiteError`` unless `code` is `SQLITE_OK`, `SQLITE_ROW` or `SQLITE_DONE`.
+    func check(_ code: Int32, _ context: @autoclosure () -> String) throws {
+        guard code != SQLITE_OK, code != SQLITE_ROW, code != SQLITE_DONE else { return }
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "connection is closed"
+        throw SQLiteError(code: code, message: message, context: context(), path: path)
+    }
+}

@@ -1,0 +1,175 @@
+import Navigation
+
+// MARK: - Writing
+
+/// Appends the compact binary forms the journal's blocks are made of.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends an unsigned LEB128 varint.
+    mutating func writeVarint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    /// Appends a signed value as a zigzag varint.
+    mutating func writeSigned(_ value: Int64) {
+        writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    /// Appends a length-prefixed UTF-8 string.
+    mutating func writeString(_ string: String) {
+        var string = string
+        string.withUTF8 { utf8 in
+            writeVarint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    /// Appends a JSON value in the journal's tagged binary form; object keys sorted.
+    ///
+    /// Tags: 0 null, 1 false, 2 true, 3 integer (zigzag), 4 double (IEEE bits), 5 string,
+    /// 6 array (count, values), 7 object (count, sorted key/value pairs).
+    mutating func writeJSON(_ value: JSONValue) {
+        switch value {
+        case .null: bytes.append(0)
+        case .bool(let flag): bytes.append(flag ? 2 : 1)
+        case .int(let integer):
+            bytes.append(3)
+            writeSigned(integer)
+        case .double(let double):
+            bytes.append(4)
+            var bits = double.bitPattern
+            for _ in 0..<8 {
+                bytes.append(UInt8(truncatingIfNeeded: bits))
+                bits >>= 8
+            }
+        case .string(let string):
+            bytes.append(5)
+            writeString(string)
+        case .array(let values):
+            bytes.append(6)
+            writeVarint(UInt64(values.count))
+            for element in values { writeJSON(element) }
+        case .object(let members):
+            bytes.append(7)
+            writeVarint(UInt64(members.count))
+            if members.count == 1, let member = members.first {
+                writeString(member.key)
+                writeJSON(member.value)
+            } else {
+                for member in members.sorted(by: { $0.key < $1.key }) {
+                    writeString(member.key)
+                    writeJSON(member.value)
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Reading
+
+/// A malformed byte sequence inside an inflated block.
+struct ByteReaderError: Error, CustomStringConvertible {
+    var offset: Int
+    var reason: String
+    var description: String { "malformed block content at byte \(offset): \(reason)" }
+}
+
+/// Reads what ``ByteWriter`` wrote, bounds-checked throughout.
+struct ByteReader {
+    let bytes: [UInt8]
+    private(set) var offset = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    mutating func readByte() throws -> UInt8 {
+        guard offset < bytes.count else { throw ByteReaderError(offset: offset, reason: "unexpected end") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func readVarint() throws -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try readByte()
+            guard shift < 64 else { throw ByteReaderError(offset: offset, reason: "varint too long") }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+        }
+    }
+
+    mutating func readSigned() throws -> Int64 {
+        let raw = try readVarint()
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    /// Reads a count, rejecting one larger than the bytes left could hold.
+    mutating func readCount() throws -> Int {
+        let count = try readVarint()
+        guard count <= UInt64(bytes.count - offset) else {
+            throw ByteReaderError(offset: offset, reason: "count \(count) exceeds the remaining bytes")
+        }
+        return Int(count)
+    }
+
+    mutating func readBytes(_ count: Int) throws -> ArraySlice<UInt8> {
+        guard count >= 0, count <= bytes.count - offset else {
+            throw ByteReaderError(offset: offset, reason: "length \(count) exceeds the remaining bytes")
+        }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    mutating func readString() throws -> String {
+        let count = try readCount()
+        return String(decoding: try readBytes(count), as: UTF8.self)
+    }
+
+    mutating func readJSON(depth: Int = 0) throws -> JSONValue {
+        guard depth < 512 else { throw ByteReaderError(offset: offset, reason: "nesting too deep") }
+        let tag = try readByte()
+        switch tag {
+        case 0: return .null
+        case 1: return .bool(false)
+        case 2: return .bool(true)
+        case 3: return .int(try readSigned())
+        case 4:
+            var bits: UInt64 = 0
+            for (index, byte) in try readBytes(8).enumerated() { bits |= UInt64(byte) << (8 * UInt64(index)) }
+            return .double(Double(bitPattern: bits))
+        case 5: return .string(try readString())
+        case 6:
+            let count = try readCount()
+            var values: [JSONValue] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count { values.append(try readJSON(depth: depth + 1)) }
+            return .array(values)
+        case 7:
+            let count = try readCount()
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(count)
+            for _ in 0..<count {
+                let key = try readString()
+                members[key] = try readJSON(depth: depth + 1)
+            }
+            return .object(members)
+        default:
+            throw ByteReaderError(offset: offset - 1, reason: "unknown value tag \(tag)")
+        }
+    }
+}

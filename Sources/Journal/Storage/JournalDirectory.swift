@@ -1,0 +1,90 @@
+import Foundation
+
+/// The files of a journal directory: naming, listing, locking, setting aside and retention.
+enum JournalDirectory {
+    /// The extension of journal files.
+    static let fileExtension = "navlog"
+    /// The suffix of files set aside because they were not closed cleanly.
+    static let uncleanSuffix = ".unclean.navlog"
+
+    /// Returns the name of a new file: `navlog-<first seq, 16 digits>-<UTC time>.navlog`, so names
+    /// sort in seq order.
+    static func makeFileName(firstSeq: UInt64, wallNanoseconds: Int64) -> String {
+        let digits = String(firstSeq)
+        let padded = String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+        let time = String(formatCompactTime(wallNanoseconds))
+        return "navlog-\(padded)-\(time).\(fileExtension)"
+    }
+
+    /// Returns the `.navlog` files directly inside `directory`, sorted by name.
+    static func listFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix("." + fileExtension) }.sorted().map { directory + "/" + $0 }
+    }
+
+    /// Whether `path` was set aside as not closed cleanly.
+    static func isSetAside(_ path: String) -> Bool { path.hasSuffix(uncleanSuffix) }
+
+    /// Returns the size of `path` in bytes, 0 when it does not exist.
+    static func fileSize(_ path: String) -> Int64 {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+    }
+
+    /// Renames `path` and its `-wal` and `-shm` companions to the unclean name; returns the new path.
+    static func setAside(_ path: String) throws -> String {
+        let base = String(path.dropLast(fileExtension.count + 1))
+        let target = base + uncleanSuffix
+        for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
+            guard rename(path + suffix, target + suffix) == 0 else {
+                throw JournalError.fileSystem(path: path + suffix, operation: "setting aside", reason: String(cString: strerror(errno)))
+            }
+        }
+        return target
+    }
+
+    /// Deletes `path` and its companions.
+    static func delete(_ path: String) {
+        for suffix in ["-wal", "-shm", "-journal", ""] { unlink(path + suffix) }
+    }
+
+    // MARK: - Locking
+
+    /// Takes the directory's writer lock (`flock` on `.navlog.lock`); returns the descriptor to keep open.
+    static func lock(_ directory: String) throws -> Int32 {
+        let lockPath = directory + "/.navlog.lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw JournalError.fileSystem(path: lockPath, operation: "opening", reason: String(cString: strerror(errno)))
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            Glibc.close(descriptor)
+            throw JournalError.directoryLocked(path: directory)
+        }
+        return descriptor
+    }
+
+    /// Creates `directory` and its parents when missing.
+    static func create(_ directory: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw JournalError.fileSystem(path: directory, operation: "creating", reason: "\(error)")
+        }
+    }
+
+    // MARK: - Time
+
+    /// Formats wall time as `20261201T100000Z`.
+    private static func formatCompactTime(_ nanoseconds: Int64) -> String {
+        var time = time_t(nanoseconds / 1_000_000_000)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(parts.tm_year + 1900, 4))\(pad(parts.tm_mon + 1, 2))\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2))\(pad(parts.tm_min, 2))\(pad(parts.tm_sec, 2))Z"
+    }
+}

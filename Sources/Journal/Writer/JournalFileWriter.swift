@@ -1,0 +1,251 @@
+import Foundation
+import Navigation
+
+/// Writes batches into one open `.navlog` file; owned by the writer's thread.
+final class JournalFileWriter {
+    let file: JournalFile
+    let createdMonotonic: UInt64
+    private let runRow: Int64
+    private let blockSize: Int
+    private let deflater: Deflater
+    private let insertEvent: SQLiteStatement
+    private let insertBlock: SQLiteStatement
+    private let insertString: SQLiteStatement
+    private let insertSession: SQLiteStatement
+    private let insertKind: SQLiteStatement
+    private var kinds: [String: Int64] = [:]
+    private var strings: [String: Int64] = [:]
+    private var sessions: [String: Int64] = [:]
+    private(set) var eventCount: UInt64 = 0
+    private(set) var lastSeq: UInt64 = 0
+
+    var path: String { file.path }
+
+    /// Creates `path` for run `run` and prepares the statements.
+    init(path: String, run: RunInfo, firstSeq: UInt64, configuration: JournalConfiguration) throws {
+        let now = configuration.clock.now()
+        file = try JournalFile.create(path: path, nowNanoseconds: now.wall, meta: [
+            "format": "navlog-journal",
+            "created_at_ns": String(now.wall),
+            "first_seq": String(firstSeq),
+            "run": run.id,
+            "pid": String(getpid()),
+            "compression": "zlib-raw-deflate level \(configuration.compressionLevel), columnar blocks of \(configuration.blockSize) events",
+        ])
+        createdMonotonic = now.monotonic
+        blockSize = configuration.blockSize
+        do {
+            let database = file.database
+            deflater = try Deflater(level: configuration.compressionLevel, format: .raw)
+            try database.execute("BEGIN")
+            let insertRun = try database.prepare("INSERT INTO run(name, started_ns) VALUES (?, ?)")
+            try insertRun.bind([.text(run.id), .integer(run.startedNanoseconds)])
+            try insertRun.run()
+            runRow = database.lastInsertRowID
+            let insertLabel = try database.prepare("INSERT INTO run_label(run, key, value) VALUES (?, ?, ?)")
+            for (key, value) in run.labels.sorted(by: { $0.key < $1.key }) {
+                try insertLabel.bind([.integer(runRow), .text(key), .text(value)])
+                try insertLabel.run()
+            }
+            try database.execute("COMMIT")
+            insertEvent = try database.prepare("""
+                INSERT INTO event(block, session, first_seq, last_seq, first_time_ns, last_time_ns, event_count, kinds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insertKind = try database.prepare("INSERT INTO kind(name) VALUES (?)")
+            insertBlock = try database.prepare("""
+                INSERT INTO block(first_seq, last_seq, event_count, min_time_ns, max_time_ns, raw_bytes, crc32, data)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            insertString = try database.prepare("INSERT INTO string(value) VALUES (?)")
+            insertSession = try database.prepare("INSERT INTO session(name, run, first_seq) VALUES (?, ?, ?)")
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
+    }
+
+    /// What one commit wrote.
+    struct BatchResult {
+        var compressedBytes: UInt64 = 0
+        var uncompressedBytes: UInt64 = 0
+    }
+
+    // MARK: - Writing
+
+    /// Writes `events` (in seq order) in one transaction; on failure nothing of it remains.
+    func write(_ events: [Event]) throws -> BatchResult {
+        let database = file.database
+        var newStrings: [String] = []
+        var newSessions: [String] = []
+        var newKinds: [String] = []
+        var result = BatchResult()
+        do {
+            try database.execute("BEGIN")
+            var start = 0
+            while start < events.count {
+                let end = min(events.count, start + blockSize)
+                var stored: [StoredEvent] = []
+                stored.reserveCapacity(end - start)
+                for event in events[start..<end] {
+                    stored.append(StoredEvent(
+                        seq: event.seq, wallNanoseconds: event.wallNanoseconds,
+                        monotonicNanoseconds: event.monotonicNanoseconds,
+                        session: try session(event.session, firstSeq: event.seq, new: &newSessions),
+                        kind: try kind(event.kind.rawValue, new: &newKinds),
+                        sessionSeq: event.sessionSeq,
+                        subject: try string(event.subject, new: &newStrings),
+                        screen: try event.screen.map { try string($0, new: &newStrings) } ?? 0,
+                        cause: event.cause,
+                        parent: try event.parent.map { try string($0, new: &newStrings) } ?? 0,
+                        payload: event.payload))
+                }
+                let raw = EventBlock.encode(stored)
+                let compressed = try deflater.compressAll(raw)
+                let times = stored.map(\.wallNanoseconds)
+                insertBlock.reset()
+                try insertBlock.bind(Int64(stored[0].seq), at: 1)
+                try insertBlock.bind(Int64(stored[stored.count - 1].seq), at: 2)
+                try insertBlock.bind(Int64(stored.count), at: 3)
+                try insertBlock.bind(times.min() ?? 0, at: 4)
+                try insertBlock.bind(times.max() ?? 0, at: 5)
+                try insertBlock.bind(Int64(raw.count), at: 6)
+                try insertBlock.bind(Int64(crc32Checksum(raw)), at: 7)
+                try insertBlock.bind(blob: compressed, at: 8)
+                try insertBlock.run()
+                let block = database.lastInsertRowID
+                for entry in Self.indexEntries(stored) {
+                    insertEvent.reset()
+                    for (column, value) in [block, entry.session, Int64(bitPattern: entry.firstSeq), Int64(bitPattern: entry.lastSeq),
+                                            entry.firstTime, entry.lastTime, entry.count, Int64(bitPattern: entry.kinds)].enumerated() {
+                        try insertEvent.bind(value, at: Int32(column + 1))
+                    }
+                    try insertEvent.run()
+                }
+                result.compressedBytes += UInt64(compressed.count)
+                result.uncompressedBytes += UInt64(raw.count)
+                start = end
+            }
+            try database.execute("COMMIT")
+        } catch {
+            if !database.isAutocommit { try? database.execute("ROLLBACK") }
+            for value in newStrings { strings[value] = nil }
+            for name in newSessions { sessions[name] = nil }
+            for name in newKinds { kinds[name] = nil }
+            throw JournalError.wrapping(error, path: path)
+        }
+        eventCount += UInt64(events.count)
+        if let last = events.last { lastSeq = last.seq }
+        return result
+    }
+
+    private func string(_ value: String, new: inout [String]) throws -> Int64 {
+        if let id = strings[value] { return id }
+        try insertString.bind([.text(value)])
+        try insertString.run()
+        let id = file.database.lastInsertRowID
+        strings[value] = id
+        new.append(value)
+        return id
+    }
+
+    private func kind(_ name: String, new: inout [String]) throws -> Int64 {
+        if let id = kinds[name] { return id }
+        try insertKind.bind([.text(name)])
+        try insertKind.run()
+        let id = file.database.lastInsertRowID
+        kinds[name] = id
+        new.append(name)
+        return id
+    }
+
+    /// One `event` row: a session's events within one block.
+    struct IndexEntry {
+        var session: Int64
+        var firstSeq: UInt64
+        var lastSeq: UInt64
+        var firstTime: Int64
+        var lastTime: Int64
+        var count: Int64
+        var kinds: UInt64
+    }
+
+    /// Returns the `event` rows of a block, one per session, in order of first appearance.
+    static func indexEntries(_ events: [StoredEvent]) -> [IndexEntry] {
+        var entries: [IndexEntry] = []
+        var positions: [Int64: Int] = [:]
+        for event in events {
+            let bit = kindBit(event.kind)
+            if let position = positions[event.session] {
+                entries[position].lastSeq = event.seq
+                entries[position].firstTime = min(entries[position].firstTime, event.wallNanoseconds)
+                entries[position].lastTime = max(entries[position].lastTime, event.wallNanoseconds)
+                entries[position].count += 1
+                entries[position].kinds |= bit
+            } else {
+                positions[event.session] = entries.count
+                entries.append(IndexEntry(session: event.session, firstSeq: event.seq, lastSeq: event.seq,
+                                          firstTime: event.wallNanoseconds, lastTime: event.wallNanoseconds, count: 1, kinds: bit))
+            }
+        }
+        return entries
+    }
+
+    /// The `kinds` bit of kind id `id`: bit `id`, or bit 63 for ids 63 and up.
+    static func kindBit(_ id: Int64) -> UInt64 { 1 << UInt64(min(max(id, 0), 63)) }
+
+    private func session(_ name: String, firstSeq: UInt64, new: inout [String]) throws -> Int64 {
+        if let id = sessions[name] { return id }
+        try insertSession.bind([.text(name), .integer(runRow), .integer(Int64(firstSeq))])
+        try insertSession.run()
+        let id = file.database.lastInsertRowID
+        sessions[name] = id
+        new.append(name)
+        return id
+    }
+
+    // MARK: - Size and closing
+
+    /// Bytes of the database and its WAL on disk.
+    var bytesOnDisk: Int64 {
+        JournalDirectory.fileSize(path) + JournalDirectory.fileSize(path + "-wal")
+    }
+
+    /// Marks the file closed, folds the WAL in, and leaves it in rollback mode for readers.
+    func close(closedNanoseconds: Int64, isRunEnding: Bool) throws {
+        let database = file.database
+        do {
+            try database.execute("BEGIN")
+            if isRunEnding {
+                let endRun = try database.prepare("UPDATE run SET ended_ns = ? WHERE id = ?")
+                try endRun.bind([.integer(closedNanoseconds), .integer(runRow)])
+                try endRun.run()
+            }
+            let meta = try database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+            for (key, value) in [("closed_at_ns", String(closedNanoseconds)), ("last_seq", String(lastSeq)), ("event_count", String(eventCount))] {
+                try meta.bind([.text(key), .text(value)])
+                try meta.run()
+            }
+            try database.execute("COMMIT")
+            insertEvent.close()
+            insertBlock.close()
+            insertString.close()
+            insertSession.close()
+            insertKind.close()
+            meta.close()
+            // Best effort: with a follower attached the file stays in WAL mode, which readers handle.
+            try? database.execute("PRAGMA busy_timeout = 0; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+            database.close()
+        } catch {
+            if !database.isAutocommit { try? database.execute("ROLLBACK") }
+            throw JournalError.wrapping(error, path: path)
+        }
+        deflater.close()
+    }
+}
+
+/// The run a writer records: id, start time and labels.
+struct RunInfo {
+    var id: String
+    var startedNanoseconds: Int64
+    var labels: [String: String]
+}

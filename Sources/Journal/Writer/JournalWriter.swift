@@ -1,0 +1,228 @@
+import Foundation
+import Navigation
+
+/// The journal writer: an ``EventSink`` that batches events into compressed `.navlog` files.
+///
+/// ``record(_:)`` only enqueues under a lock and assigns ``Event/seq``; a dedicated thread
+/// commits one transaction per flush (every ``JournalConfiguration/flushInterval`` or
+/// ``JournalConfiguration/batchSize`` events, whichever comes first), rotates files and applies
+/// retention. Call ``close()`` to flush everything and end the run.
+///
+/// ```swift
+/// let writer = try JournalWriter(configuration: JournalConfiguration(directory: "journal", labels: ["app": "tabs"]))
+/// runtime.sink = writer
+/// let committed = try await writer.flush()
+/// try writer.close()
+/// ```
+///
+/// `@unchecked Sendable`: every mutable property marked "guarded" is read and written only while
+/// `lock` is held; the properties marked "writer thread" are touched only by the writer's thread
+/// (and by `init` before that thread starts).
+public final class JournalWriter: EventSink, @unchecked Sendable {
+    public let configuration: JournalConfiguration
+    /// This run's id, stored in every event's ``Event/run``.
+    public let runID: String
+    /// Files found not closed cleanly when the writer opened, after setting them aside.
+    public let setAsideFiles: [String]
+    /// Files in the directory the writer could not read when it opened, with the reason.
+    public let unreadableFiles: [String]
+
+    static let workAvailable = 0
+    static let spaceAvailable = 1
+    static let progressMade = 2
+
+    let lock = ConditionLock(conditions: 3)
+    let run: RunInfo
+    private let lockDescriptor: Int32
+
+    // MARK: Guarded by `lock`
+
+    var pending: [Event] = []
+    var nextSeq: UInt64
+    var queueDrops: DropAccount?
+    var flushWaiters: [FlushWaiter] = []
+    var rotationWaiters: [FlushWaiter] = []
+    var isClosing = false
+    var isFinished = false
+    var closeError: JournalError?
+    var state = JournalMetrics()
+
+    // MARK: Writer thread
+
+    var fileWriter: JournalFileWriter?
+    var writeDrops: DropAccount?
+    var dropRecordCount: UInt64 = 0
+    var lastCommittedSeq: UInt64 = 0
+    var lastCommitMonotonic: UInt64 = 0
+
+    /// Opens the journal directory: takes its lock, sets aside files not closed cleanly,
+    /// continues seq after the highest one found, applies retention and starts a new file.
+    public init(configuration: JournalConfiguration) throws {
+        self.configuration = configuration
+        let directory = configuration.directory
+        try JournalDirectory.create(directory)
+        lockDescriptor = try JournalDirectory.lock(directory)
+        let now = configuration.clock.now()
+        runID = configuration.runID ?? JournalWriter.makeRunID(wallNanoseconds: now.wall)
+        run = RunInfo(id: runID, startedNanoseconds: now.wall, labels: configuration.labels)
+        do {
+            let scan = try JournalWriter.scan(directory)
+            setAsideFiles = scan.setAside
+            unreadableFiles = scan.unreadable
+            nextSeq = scan.highestSeq + 1
+            state.committedSeq = scan.highestSeq
+            lastCommittedSeq = scan.highestSeq
+            JournalWriter.applyRetention(configuration, now: now.wall)
+            try openNewFile()
+        } catch {
+            Glibc.close(lockDescriptor)
+            throw error
+        }
+        lastCommitMonotonic = monotonicNow()
+        let thread = Thread { [self] in self.runLoop() }
+        thread.name = "navlog-journal-writer"
+        thread.start()
+    }
+
+    // MARK: - Recording
+
+    /// Enqueues `event`, assigning its seq and run; never waits on I/O.
+    ///
+    /// With a full queue, ``BackpressurePolicy/block`` waits for the writer to take the queue and
+    /// ``BackpressurePolicy/drop`` counts the event as dropped. Events recorded after ``close()``
+    /// are counted as dropped.
+    public func record(_ event: Event) {
+        var event = event
+        event.run = runID
+        lock.lock()
+        while !isClosing && pending.count >= configuration.queueCapacity {
+            if configuration.backpressure == .drop {
+                let seq = nextSeq
+                nextSeq += 1
+                let loss = DropAccount(count: 1, firstSeq: seq, lastSeq: seq, firstWallNanoseconds: event.wallNanoseconds,
+                                       lastWallNanoseconds: event.wallNanoseconds, reasons: ["queue full"])
+                if queueDrops == nil { queueDrops = loss } else { queueDrops!.merge(loss) }
+                state.eventsDropped += 1
+                lock.unlock()
+                return
+            }
+            lock.signal(Self.workAvailable)
+            lock.wait(Self.spaceAvailable)
+        }
+        if isClosing {
+            state.eventsDropped += 1
+            lock.unlock()
+            return
+        }
+        event.seq = nextSeq
+        nextSeq += 1
+        pending.append(event)
+        if pending.count == configuration.batchSize { lock.signal(Self.workAvailable) }
+        lock.unlock()
+    }
+
+    // MARK: - Flushing
+
+    /// Waits until everything enqueued before the call is committed; returns the highest committed seq.
+    ///
+    /// Throws the write error when a batch this flush waited for failed (its events are then
+    /// counted as dropped and recorded once writing works again).
+    @discardableResult
+    public func flush() throws -> UInt64 {
+        let waiter = FlushWaiter()
+        lock.lock()
+        guard !isFinished else {
+            lock.unlock()
+            throw JournalError.closed(path: configuration.directory)
+        }
+        flushWaiters.append(waiter)
+        lock.signal(Self.workAvailable)
+        while !waiter.isDone { lock.wait(Self.progressMade) }
+        lock.unlock()
+        return try waiter.outcome()
+    }
+
+    /// Awaits until everything enqueued before the call is committed; returns the highest committed seq.
+    @discardableResult
+    public func flush() async throws -> UInt64 {
+        let waiter = FlushWaiter()
+        return try await withCheckedThrowingContinuation { continuation in
+            lock.lock()
+            guard !isFinished else {
+                lock.unlock()
+                continuation.resume(throwing: JournalError.closed(path: configuration.directory))
+                return
+            }
+            waiter.continuation = continuation
+            flushWaiters.append(waiter)
+            lock.signal(Self.workAvailable)
+            lock.unlock()
+        }
+    }
+
+    /// Closes the current file after committing what is queued, and starts a new one
+    /// (for `SIGHUP` and `POST /v1/journal/rotate`).
+    public func rotate() throws {
+        let waiter = FlushWaiter()
+        lock.lock()
+        guard !isFinished else {
+            lock.unlock()
+            throw JournalError.closed(path: configuration.directory)
+        }
+        rotationWaiters.append(waiter)
+        lock.signal(Self.workAvailable)
+        while !waiter.isDone { lock.wait(Self.progressMade) }
+        lock.unlock()
+        _ = try waiter.outcome()
+    }
+
+    /// Commits everything queued, closes the file cleanly and ends the run; later calls do nothing.
+    public func close() throws {
+        lock.lock()
+        isClosing = true
+        lock.signal(Self.workAvailable)
+        lock.broadcast(Self.spaceAvailable)
+        while !isFinished { lock.wait(Self.progressMade) }
+        let error = closeError
+        closeError = nil
+        lock.unlock()
+        if lockDescriptor >= 0 { flock(lockDescriptor, LOCK_UN) }
+        if let error { throw error }
+    }
+
+    deinit {
+        Glibc.close(lockDescriptor)
+    }
+
+    // MARK: - Metrics
+
+    /// A snapshot of the writer's counters.
+    public var metrics: JournalMetrics {
+        lock.lock()
+        defer { lock.unlock() }
+        var snapshot = state
+        snapshot.queueDepth = pending.count
+        return snapshot
+    }
+
+    static func makeRunID(wallNanoseconds: Int64) -> String {
+        let random = UInt64.random(in: 0..<(1 << 30))
+        return "r-\(String(UInt64(wallNanoseconds / 1_000_000), radix: 36))-\(String(random, radix: 36))"
+    }
+}
+
+/// A caller waiting for a flush or rotation.
+///
+/// `@unchecked Sendable`: its fields are written by the writer thread and read by the caller,
+/// both only while the writer's lock is held.
+final class FlushWaiter: @unchecked Sendable {
+    var isDone = false
+    var committedSeq: UInt64 = 0
+    var failure: JournalError?
+    var continuation: CheckedContinuation<UInt64, any Error>?
+
+    func outcome() throws -> UInt64 {
+        if let failure { throw failure }
+        return committedSeq
+    }
+}

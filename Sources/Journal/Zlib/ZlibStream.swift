@@ -1,0 +1,169 @@
+import CZlib
+
+/// The framing a deflate stream writes.
+enum ZlibFormat {
+    /// Raw deflate, no header or checksum (window bits -15); the journal's blocks.
+    case raw
+    /// zlib header and Adler-32 (window bits 15).
+    case zlib
+    /// gzip header and CRC-32 (window bits 31); the NDJSON baseline.
+    case gzip
+
+    var windowBits: Int32 {
+        switch self {
+        case .raw: return -15
+        case .zlib: return 15
+        case .gzip: return 31
+        }
+    }
+}
+
+/// One owned compressing `z_stream`.
+///
+/// See <https://www.zlib.net/manual.html#Advanced> (`deflateInit2`, `deflateSetDictionary`).
+final class Deflater {
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private var isOpen = false
+
+    init(level: Int32 = 6, format: ZlibFormat = .raw) throws {
+        stream.initialize(to: z_stream())
+        let code = deflateInit2_(stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
+                                 ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard code == Z_OK else {
+            stream.deallocate()
+            throw ZlibError(code: code, message: "", context: "deflateInit2")
+        }
+        isOpen = true
+    }
+
+    deinit {
+        close()
+        stream.deallocate()
+    }
+
+    /// Frees zlib's state.
+    func close() {
+        if isOpen { deflateEnd(stream) }
+        isOpen = false
+    }
+
+    /// Starts a new stream with the same settings.
+    func reset() throws {
+        try check(deflateReset(stream), "deflateReset")
+    }
+
+    /// Primes the stream with `dictionary`; call after ``reset()`` and before the first ``compress``.
+    func setDictionary(_ dictionary: [UInt8]) throws {
+        let code = dictionary.withUnsafeBufferPointer { deflateSetDictionary(stream, $0.baseAddress, UInt32($0.count)) }
+        try check(code, "deflateSetDictionary")
+    }
+
+    /// Compresses `input`, appending to `output`; `finish` ends the stream.
+    func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], finish: Bool) throws {
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = UInt32(input.count)
+        let flush = finish ? Z_FINISH : Z_NO_FLUSH
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let (code, produced, isFull) = chunk.withUnsafeMutableBufferPointer { buffer -> (Int32, Int, Bool) in
+                stream.pointee.next_out = buffer.baseAddress
+                stream.pointee.avail_out = UInt32(buffer.count)
+                let code = deflate(stream, flush)
+                return (code, buffer.count - Int(stream.pointee.avail_out), stream.pointee.avail_out == 0)
+            }
+            output.append(contentsOf: chunk[0..<produced])
+            if code == Z_STREAM_END { return }
+            if code != Z_OK && code != Z_BUF_ERROR { try check(code, "deflate") }
+            if !finish && !isFull { return }
+        }
+    }
+
+    /// Compresses all of `input` as one complete stream, after a reset.
+    func compressAll(_ input: [UInt8], dictionary: [UInt8]? = nil) throws -> [UInt8] {
+        try reset()
+        if let dictionary, !dictionary.isEmpty { try setDictionary(dictionary) }
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count / 3 + 64)
+        try input.withUnsafeBytes { try compress($0, into: &output, finish: true) }
+        return output
+    }
+
+    private func check(_ code: Int32, _ context: String) throws {
+        guard code != Z_OK else { return }
+        let message = stream.pointee.msg.map { String(cString: $0) } ?? ""
+        throw ZlibError(code: code, message: message, context: context)
+    }
+}
+
+/// One owned decompressing `z_stream`.
+///
+/// See <https://www.zlib.net/manual.html#Advanced> (`inflateInit2`, `inflateSetDictionary`).
+final class Inflater {
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private var isOpen = false
+    private let format: ZlibFormat
+
+    init(format: ZlibFormat = .raw) throws {
+        self.format = format
+        stream.initialize(to: z_stream())
+        let code = inflateInit2_(stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        guard code == Z_OK else {
+            stream.deallocate()
+            throw ZlibError(code: code, message: "", context: "inflateInit2")
+        }
+        isOpen = true
+    }
+
+    deinit {
+        close()
+        stream.deallocate()
+    }
+
+    /// Frees zlib's state.
+    func close() {
+        if isOpen { inflateEnd(stream) }
+        isOpen = false
+    }
+
+    /// Inflates one complete stream; `expectedCount` sizes the output and bounds it.
+    func decompressAll(_ input: [UInt8], expectedCount: Int, dictionary: [UInt8]? = nil, context: String) throws -> [UInt8] {
+        try check(inflateReset(stream), context)
+        if format == .raw, let dictionary, !dictionary.isEmpty {
+            let code = dictionary.withUnsafeBufferPointer { inflateSetDictionary(stream, $0.baseAddress, UInt32($0.count)) }
+            try check(code, context)
+        }
+        var output = [UInt8](repeating: 0, count: expectedCount)
+        let (code, produced) = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target -> (Int32, Int) in
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.pointee.avail_in = UInt32(source.count)
+                stream.pointee.next_out = target.baseAddress
+                stream.pointee.avail_out = UInt32(target.count)
+                let code = inflate(stream, Z_FINISH)
+                return (code, target.count - Int(stream.pointee.avail_out))
+            }
+        }
+        guard code == Z_STREAM_END else {
+            let message = stream.pointee.msg.map { String(cString: $0) } ?? ""
+            let reason = code == Z_BUF_ERROR
+                ? "stream is truncated or longer than the recorded \(expectedCount) bytes"
+                : message
+            throw ZlibError(code: code == Z_OK ? Z_BUF_ERROR : code, message: reason, context: context)
+        }
+        guard produced == expectedCount else {
+            throw ZlibError(code: Z_DATA_ERROR, message: "inflated \(produced) bytes, expected \(expectedCount)", context: context)
+        }
+        return output
+    }
+
+    private func check(_ code: Int32, _ context: String) throws {
+        guard code != Z_OK else { return }
+        let message = stream.pointee.msg.map { String(cString: $0) } ?? ""
+        throw ZlibError(code: code, message: message, context: context)
+    }
+}
+
+/// Returns the CRC-32 of `bytes`.
+func crc32Checksum(_ bytes: [UInt8]) -> UInt32 {
+    bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Journal
+import Navigation
+
+// navlog-bench: the journal against two baselines, on the same events, in the same run.
+//
+//   A  plain SQLite rows (JSON payload text, prepared statement, batched transactions, WAL)
+//   B  NDJSON (`Event.jsonLine()`) through gzip -6
+//
+// Usage: navlog-bench [--events N] [--sink-events N]
+// The last line of output is one JSON object with every figure.
+
+var eventCount = 400_000
+var sinkEventCount = 200_000
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--events": eventCount = Int(arguments.popFirst() ?? "") ?? eventCount
+    case "--sink-events": sinkEventCount = Int(arguments.popFirst() ?? "") ?? sinkEventCount
+    default:
+        FileHandle.standardError.write(Data("usage: navlog-bench [--events N] [--sink-events N]\n".utf8))
+        exit(64)
+    }
+}
+
+func line(_ text: String) { print(text) }
+
+let root = NSTemporaryDirectory() + "navlog-bench-\(getpid())"
+try? FileManager.default.removeItem(atPath: root)
+try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: root) }
+
+var workload = Workload()
+let events = workload.makeEvents(count: eventCount)
+let kinds = Set(events.map(\.kind)).count
+let sessions = Set(events.map(\.session)).count
+let averageJSON = events.prefix(20_000).reduce(0) { $0 + $1.jsonLine().utf8.count } / min(20_000, events.count)
+line("workload: \(events.count) events, \(sessions) sessions, \(kinds) kinds, average NDJSON line \(averageJSON) bytes")
+
+// MARK: - Baselines
+
+let rows = Baselines.sqliteRows(events, directory: root, batch: 4096)
+let ndjson = Baselines.ndjsonGzip(events)
+
+// MARK: - Journal ingest
+
+let journalDirectory = root + "/journal"
+let writer = try JournalWriter(configuration: JournalConfiguration(directory: journalDirectory, labels: ["bench": "ingest"]))
+let ingestStart = monotonicSeconds()
+for event in events { writer.record(event) }
+try writer.close()
+let ingestSeconds = monotonicSeconds() - ingestStart
+let metrics = writer.metrics
+let journalFiles = JournalReader(paths: [journalDirectory]).files()
+let journalBytes = journalFiles.reduce(Int64(0)) { $0 + fileBytes($1) + fileBytes($1 + "-wal") }
+let journal = Measurement(name: "navlog journal", bytes: journalBytes, seconds: ingestSeconds, events: events.count)
+
+// MARK: - Read back (a check that the figures describe a working journal)
+
+let readStart = monotonicSeconds()
+let readBack = try JournalReader(paths: [journalDirectory]).allEvents()
+let readSeconds = monotonicSeconds() - readStart
+let sample = stride(from: 0, to: events.count, by: max(1, events.count / 1000))
+let isRoundTrip = readBack.count == events.count && sample.allSatisfy { index in
+    var expected = events[index]
+    expected.seq = UInt64(index + 1)
+    expected.run = writer.runID
+    return readBack[index] == expected
+}
+
+// MARK: - Sink call cost
+
+let sinkWriter = try JournalWriter(configuration: JournalConfiguration(
+    directory: root + "/sink", queueCapacity: sinkEventCount + 1))
+var durations = [UInt64](repeating: 0, count: sinkEventCount)
+var clockReading = timespec()
+for index in 0..<sinkEventCount {
+    let event = events[index % events.count]
+    clock_gettime(CLOCK_MONOTONIC, &clockReading)
+    let before = UInt64(clockReading.tv_sec) * 1_000_000_000 + UInt64(clockReading.tv_nsec)
+    sinkWriter.record(event)
+    clock_gettime(CLOCK_MONOTONIC, &clockReading)
+    durations[index] = UInt64(clockReading.tv_sec) * 1_000_000_000 + UInt64(clockReading.tv_nsec) - before
+}
+try sinkWriter.close()
+durations.sort()
+let sinkMedian = durations[durations.count / 2]
+let sinkP99 = durations[durations.count * 99 / 100]
+
+// MARK: - Compression approaches
+
+let approaches = Baselines.comparePayloadCompression(Array(events.prefix(100_000)), blockSize: 2048)
+
+// MARK: - Report
+
+func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+for measurement in [rows, ndjson, journal] {
+    line("\(measurement.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(measurement.bytes) bytes, "
+        + "\(format(measurement.bytesPerEvent)) bytes/event, \(format(measurement.eventsPerSecond, 0)) events/s")
+}
+let sizeRatio = journal.bytesPerEvent / ndjson.bytesPerEvent
+let ingestRatio = journal.eventsPerSecond / rows.eventsPerSecond
+line("journal files: \(journalFiles.count); block compression ratio \(format(metrics.compressionRatio, 2))x; read back \(readBack.count) events in \(format(readSeconds, 2)) s; round trip \(isRoundTrip ? "ok" : "MISMATCH")")
+line("size: journal / ndjson-gzip = \(format(sizeRatio, 3)) (target <= 0.5: \(sizeRatio <= 0.5 ? "met" : "MISSED by \(format((sizeRatio / 0.5 - 1) * 100))%"))")
+line("ingest: journal / sqlite-rows = \(format(ingestRatio, 3)) (target >= 1.0: \(ingestRatio >= 1 ? "met" : "MISSED by \(format((1 - ingestRatio) * 100))%"))")
+line("sink call: median \(sinkMedian) ns, p99 \(sinkP99) ns (target median <= 1000 ns: \(sinkMedian <= 1000 ? "met" : "MISSED"))")
+line("payload compression (JSON payload text, first 100k events): blocks of 2048 grouped by subject \(format(approaches.block)) bytes/event; per-event deflate primed with the previous payload of the subject \(format(approaches.dictionary)) bytes/event -> \(approaches.block <= approaches.dictionary ? "blocks win" : "dictionary wins")")
+
+let summary: JSONValue = [
+    "events": .int(Int64(events.count)),
+    "journal_bytes_per_event": .double(journal.bytesPerEvent),
+    "ndjson_gzip_bytes_per_event": .double(ndjson.bytesPerEvent),
+    "sqlite_rows_bytes_per_event": .double(rows.bytesPerEvent),
+    "journal_events_per_second": .double(journal.eventsPerSecond.rounded()),
+    "sqlite_rows_events_per_second": .double(rows.eventsPerSecond.rounded()),
+    "ndjson_gzip_events_per_second": .double(ndjson.eventsPerSecond.rounded()),
+    "sink_ns_per_event_median": .int(Int64(sinkMedian)),
+    "sink_ns_per_event_p99": .int(Int64(sinkP99)),
+    "size_ratio_vs_ndjson_gzip": .double(sizeRatio),
+    "ingest_ratio_vs_sqlite_rows": .double(ingestRatio),
+    "block_payload_bytes_per_event": .double(approaches.block),
+    "dictionary_payload_bytes_per_event": .double(approaches.dictionary),
+    "compression_ratio": .double(metrics.compressionRatio),
+    "round_trip_ok": .bool(isRoundTrip),
+]
+line(summary.serialized())
