@@ -87,7 +87,7 @@ final class DamageTests: XCTestCase {
         let empty = directory + "/empty.navlog"
         var random = SystemRandomNumberGenerator()
         try Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &random) }).write(to: URL(fileURLWithPath: garbage))
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
 
         XCTAssertThrowsError(try JournalReader(paths: [empty]).allEvents()) { error in
             XCTAssertEqual("\(error)", "\(empty) is not a navlog journal: the file is empty")

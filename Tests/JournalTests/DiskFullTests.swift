@@ -20,7 +20,7 @@ final class DiskFullTests: XCTestCase {
 
         // Fill the file system.
         let filler = mountPoint + "/filler"
-        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: filler, contents: nil); return filler }()))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: { _ = FileManager.default.createFile(atPath: filler, contents: nil); return filler }()))
         let chunk = Data(count: 64 << 10)
         while (try? handle.write(contentsOf: chunk)) != nil {}
         try? handle.close()
