@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Navigation", targets: ["Navigation"]),
+        .library(name: "SampleApps", targets: ["SampleApps"]),
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
@@ -28,12 +29,14 @@ let package = Package(
 
         // MARK: - Libraries
         .target(name: "Navigation"),
+        .target(name: "SampleApps", dependencies: ["Navigation"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["Navigation"]),
 
         // MARK: - Tests
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"]),
+        .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
     ],
     swiftLanguageModes: [.v6]
 )
