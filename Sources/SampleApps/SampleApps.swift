@@ -14,7 +14,7 @@ import Navigation
 /// | ``contentList`` (`content-list`) | 003 | VIPER with a hosted view, a `DataSource` and a delegate |
 public enum SampleApps {
     /// Every sample app, in seed order.
-    public static let all: [AppDefinition] = [masterDetail, articles]
+    public static let all: [AppDefinition] = [masterDetail, articles, tabs]
 
     /// Returns the sample app called `name`, if there is one.
     public static func app(named name: String) -> AppDefinition? {
@@ -81,5 +81,14 @@ extension AppParameters {
     /// The integer parameter `name` as milliseconds, in nanoseconds for the scheduler.
     func nanoseconds(fromMilliseconds name: String) -> UInt64 {
         UInt64(max(0, integer(name))) * 1_000_000
+    }
+}
+
+extension UserAction {
+    /// The state a toggle action asks for: its value (`true`/`false`), or the opposite of
+    /// `current` when none was given.
+    func isOn(toggling current: Bool) -> Bool {
+        guard let value else { return !current }
+        return ["true", "on", "1", "yes"].contains(value.lowercased())
     }
 }

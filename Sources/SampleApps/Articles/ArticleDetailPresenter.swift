@@ -85,7 +85,7 @@ final class ArticleDetailView: ScreenView {
     func handle(_ action: UserAction) throws {
         switch action.element {
         case "toggle-bookmark":
-            presenter.didSetBookmarked(action.value.map { $0 == "true" } ?? !presenter.viewModel.isBookmarked)
+            presenter.didSetBookmarked(action.isOn(toggling: presenter.viewModel.isBookmarked))
         case "open-author":
             try presenter.didTapAuthor()
         default:

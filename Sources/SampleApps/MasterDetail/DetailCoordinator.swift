@@ -179,7 +179,7 @@ final class DetailView: ScreenView {
 
     func handle(_ action: UserAction) throws {
         switch action.element {
-        case "toggle-pinned": presenter.didSetPinned(action.value.map { $0 == "true" } ?? !presenter.viewModel.isPinned)
+        case "toggle-pinned": presenter.didSetPinned(action.isOn(toggling: presenter.viewModel.isPinned))
         case "open-share": try presenter.didTapShare()
         case "close-detail": try presenter.didTapClose()
         default: break
