@@ -14,7 +14,7 @@ import Navigation
 /// | ``contentList`` (`content-list`) | 003 | VIPER with a hosted view, a `DataSource` and a delegate |
 public enum SampleApps {
     /// Every sample app, in seed order.
-    public static let all: [AppDefinition] = [masterDetail, articles, tabs]
+    public static let all: [AppDefinition] = [masterDetail, articles, tabs, contentList]
 
     /// Returns the sample app called `name`, if there is one.
     public static func app(named name: String) -> AppDefinition? {
