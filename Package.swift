@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Journal", targets: ["Journal"]),
         .library(name: "NavigationHost", targets: ["NavigationHost"]),
         .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
+        .library(name: "SampleApps", targets: ["SampleApps"]),
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
@@ -34,9 +35,10 @@ let package = Package(
         .target(name: "Journal", dependencies: ["Navigation", "CSQLite", "CZlib"]),
         .target(name: "NavigationHost", dependencies: ["Navigation"]),
         .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
+        .target(name: "SampleApps", dependencies: ["Navigation"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal"]),
+        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps"]),
         .executableTarget(name: "navlog-bench", dependencies: ["Navigation", "Journal", "CSQLite", "CZlib"]),
         // A writer child process for JournalTests (the kill -9 and disk-full tests).
         .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
@@ -45,6 +47,7 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationTesting"]),
         .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
         .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
+        .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
     ],
     swiftLanguageModes: [.v6]
 )

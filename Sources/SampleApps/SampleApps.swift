@@ -1,0 +1,94 @@
+import Foundation
+import Navigation
+
+/// The four sample apps, one per seed article, built only on the `Navigation` runtime.
+///
+/// Each one is a small but complete app: bundled data, several screens, loading, empty and
+/// error states where they make sense, and a stable id on every element a scenario can act on.
+///
+/// | app | seed | pattern |
+/// |---|---|---|
+/// | ``masterDetail`` (`master-detail`) | 000 | MVP + Coordinators; push or modal chosen by configuration |
+/// | ``articles`` (`articles`) | 001 | VIPER with a `SceneModel` layer between presenter and view |
+/// | ``tabs`` (`tabs`) | 002 | a coordinator tree under a tab bar, one stack per tab |
+/// | ``contentList`` (`content-list`) | 003 | VIPER with a hosted view, a `DataSource` and a delegate |
+public enum SampleApps {
+    /// Every sample app, in seed order.
+    public static let all: [AppDefinition] = [masterDetail, articles, tabs, contentList]
+
+    /// Returns the sample app called `name`, if there is one.
+    public static func app(named name: String) -> AppDefinition? {
+        all.first { $0.name == name }
+    }
+}
+
+// MARK: - Deterministic helpers
+
+/// A small seeded pseudo-random generator (SplitMix64): the same seed gives the same sequence on
+/// every platform, so a simulated failure replays identically.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// Returns a number in `0..<1`, uniformly.
+    mutating func nextUnit() -> Double {
+        Double(next() >> 11) / Double(UInt64(1) << 53)
+    }
+}
+
+/// Formats dates the same way on every machine: English names, UTC, no locale lookup.
+enum DayFormatter {
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    private static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }
+
+    /// The weekday's English name: `Tuesday`.
+    static func weekday(of date: Date) -> String {
+        weekdays[calendar.component(.weekday, from: date) - 1]
+    }
+
+    /// A long day and time: `Tuesday, 1 Dec 2026, 10:00`.
+    static func long(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.day, .month, .year, .hour, .minute], from: date)
+        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        return "\(weekday(of: date)), \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970), \(time)"
+    }
+
+    /// A short day: `1 Dec 2026`.
+    static func short(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.day, .month, .year], from: date)
+        return "\(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970)"
+    }
+}
+
+extension AppParameters {
+    /// The integer parameter `name` as milliseconds, in nanoseconds for the scheduler.
+    func nanoseconds(fromMilliseconds name: String) -> UInt64 {
+        UInt64(max(0, integer(name))) * 1_000_000
+    }
+}
+
+extension UserAction {
+    /// The state a toggle action asks for: its value (`true`/`false`), or the opposite of
+    /// `current` when none was given.
+    func isOn(toggling current: Bool) -> Bool {
+        guard let value else { return !current }
+        return ["true", "on", "1", "yes"].contains(value.lowercased())
+    }
+}
