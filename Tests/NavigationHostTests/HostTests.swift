@@ -130,13 +130,16 @@ final class TestStoreTests: XCTestCase {
             "7 action Home#1 [Home#1] ←1",
             "8 screen.push HomeCoordinator#1 [Detail#1] ←7",
         ])
-        try store.send(.back, ["9 screen.pop HomeCoordinator#1 [Detail#1] ←1"])
-        XCTAssertThrowsError(try store.send(.dismiss, ["10 error Window#1 [Home#1] ←1"]))
+        try store.send(.back, [
+            "9 action Detail#1 [Detail#1] ←1",
+            "10 screen.pop HomeCoordinator#1 [Detail#1] ←9",
+        ])
+        XCTAssertThrowsError(try store.send(.dismiss, ["11 error Window#1 [Home#1] ←1"]))
         store.finish([
-            "11 coordinator.finish HomeCoordinator#1 ←1",
-            "12 coordinator.deinit HomeCoordinator#1 ←1",
-            "13 presenter.deinit HomePresenter#1 ←1",
-            "14 session.end Session#1",
+            "12 coordinator.finish HomeCoordinator#1 ←1",
+            "13 coordinator.deinit HomeCoordinator#1 ←1",
+            "14 presenter.deinit HomePresenter#1 ←1",
+            "15 session.end Session#1",
         ])
     }
 }

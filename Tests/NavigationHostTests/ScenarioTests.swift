@@ -86,7 +86,7 @@ final class ScenarioRunnerTests: XCTestCase {
         let outcome = ScenarioRunner.run(scenario, on: session)
         XCTAssertNil(outcome.failure)
         XCTAssertEqual(outcome.stepsRun, 14)
-        XCTAssertEqual(sink.events.filter { $0.kind == .action }.map { $0.payload["element"] }, ["search", "detail", "sheet"])
+        XCTAssertEqual(sink.events.filter { $0.kind == .action }.map { $0.payload["element"] }, ["search", "detail", "system.back", "sheet", "system.dismiss"])
         let start = try XCTUnwrap(sink.events.first)
         XCTAssertEqual(start.payload["app"], "demo")
         XCTAssertEqual(start.payload["parameters"], ["latency_ms": 200, "broken": false])

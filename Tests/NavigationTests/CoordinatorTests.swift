@@ -74,9 +74,10 @@ final class CoordinatorTests: XCTestCase {
         // The user goes back: the screen leaves, the coordinator is told, finishes, and goes away.
         try root.stack.userBack()
         assertEvents(sink, [
-            "8 screen.pop ScreenCoordinator#1 [Detail#1] ←1",
-            "9 coordinator.finish ScreenCoordinator#1 ←8",
-            "10 coordinator.deinit ScreenCoordinator#1 ←8",
+            "8 action Detail#1 [Detail#1] ←1",
+            "9 screen.pop ScreenCoordinator#1 [Detail#1] ←8",
+            "10 coordinator.finish ScreenCoordinator#1 ←9",
+            "11 coordinator.deinit ScreenCoordinator#1 ←9",
         ])
         XCTAssertTrue(LeakDetector.leaks(in: []).isEmpty)
     }

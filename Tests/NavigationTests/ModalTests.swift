@@ -80,7 +80,10 @@ final class ModalTests: XCTestCase {
         try context.window.userBack()
         XCTAssertEqual(modalStack.screens.map(\.id), ["First#1"])
         XCTAssertEqual(root.stack.screens.map(\.id), ["Home#1"])
-        assertEvents(sink, ["8 screen.pop RootCoordinator#1 [Second#1] ←1"])
+        assertEvents(sink, [
+            "8 action Second#1 [Second#1] ←1",
+            "9 screen.pop RootCoordinator#1 [Second#1] ←8",
+        ])
     }
 
     func testSwipeDismissTellsTheOwningCoordinator() throws {
@@ -100,8 +103,9 @@ final class ModalTests: XCTestCase {
         XCTAssertTrue(sheet.isFinished)
         XCTAssertTrue(root.children.isEmpty)
         assertEvents(sink, [
-            "8 screen.dismiss SheetCoordinator#1 [Sheet#1] ←1",
-            "9 coordinator.finish SheetCoordinator#1 ←8",
+            "8 action Sheet#1 [Sheet#1] ←1",
+            "9 screen.dismiss SheetCoordinator#1 [Sheet#1] ←8",
+            "10 coordinator.finish SheetCoordinator#1 ←9",
         ])
     }
 

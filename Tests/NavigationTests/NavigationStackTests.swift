@@ -118,8 +118,9 @@ final class NavigationStackTests: XCTestCase {
         XCTAssertTrue(child.isFinished)
         XCTAssertTrue(root.children.isEmpty)
         assertEvents(sink, [
-            "8 screen.pop ScreenCoordinator#1 [Detail#1] ←1",
-            "9 coordinator.finish ScreenCoordinator#1 ←8",
+            "8 action Detail#1 [Detail#1] ←1",
+            "9 screen.pop ScreenCoordinator#1 [Detail#1] ←8",
+            "10 coordinator.finish ScreenCoordinator#1 ←9",
         ])
         // The test still holds `child`, so no deinit yet; the pop says the user did it.
     }

@@ -161,9 +161,10 @@ final class PatternTests: XCTestCase {
         ])
         try context.window.userBack()
         assertEvents(sink, [
-            "11 screen.pop DetailCoordinator#1 [Detail#1] ←1",
-            "12 coordinator.finish DetailCoordinator#1 ←11",
-            "13 coordinator.deinit DetailCoordinator#1 ←11",
+            "11 action Detail#1 [Detail#1] ←1",
+            "12 screen.pop DetailCoordinator#1 [Detail#1] ←11",
+            "13 coordinator.finish DetailCoordinator#1 ←12",
+            "14 coordinator.deinit DetailCoordinator#1 ←12",
         ])
     }
 
@@ -181,9 +182,10 @@ final class PatternTests: XCTestCase {
         ])
         try context.window.userSwipeDismiss()
         assertEvents(sink, [
-            "11 screen.dismiss DetailCoordinator#1 [Detail#1] ←1",
-            "12 coordinator.finish DetailCoordinator#1 ←11",
-            "13 coordinator.deinit DetailCoordinator#1 ←11",
+            "11 action Detail#1 [Detail#1] ←1",
+            "12 screen.dismiss DetailCoordinator#1 [Detail#1] ←11",
+            "13 coordinator.finish DetailCoordinator#1 ←12",
+            "14 coordinator.deinit DetailCoordinator#1 ←12",
         ])
     }
 

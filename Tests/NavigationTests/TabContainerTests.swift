@@ -79,9 +79,10 @@ final class TabContainerTests: XCTestCase {
         try context.window.userBack()
         XCTAssertEqual(app.tabs.tabs[1].stack.screens.map(\.id), ["Settings#1"])
         assertEvents(sink, [
-            "14 screen.pop ScreenCoordinator#3 [Privacy#1] ←1",
-            "15 coordinator.finish ScreenCoordinator#3 ←14",
-            "16 coordinator.deinit ScreenCoordinator#3 ←14",
+            "14 action Privacy#1 [Privacy#1] ←1",
+            "15 screen.pop ScreenCoordinator#3 [Privacy#1] ←14",
+            "16 coordinator.finish ScreenCoordinator#3 ←15",
+            "17 coordinator.deinit ScreenCoordinator#3 ←15",
         ])
     }
 

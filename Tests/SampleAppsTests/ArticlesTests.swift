@@ -8,10 +8,10 @@ final class ArticlesTests: XCTestCase {
         "1 session.start Session#1",
         "2 coordinator.start ArticlesCoordinator#1 ←1",
         "3 presenter.init ScenePresenter#1 ←2",
-        "4 viewmodel.change SceneModel#1 [Articles#1] ←2",
-        "5 viewmodel.change SceneModel#1 [Articles#1] ←2",
-        "6 screen.push SceneRouter#1 [Articles#1] ←2",
-        "7 window.root ArticlesCoordinator#1 [Articles#1] ←2",
+        "4 screen.push SceneRouter#1 [Articles#1] ←2",
+        "5 window.root ArticlesCoordinator#1 [Articles#1] ←2",
+        "6 viewmodel.change SceneModel#1 [Articles#1] ←2",
+        "7 viewmodel.change SceneModel#1 [Articles#1] ←2",
     ]
 
     // MARK: - Main flow
@@ -21,7 +21,7 @@ final class ArticlesTests: XCTestCase {
         var journal: [Event] = []
         assertEvents(app.sink, launchEvents, journal: &journal)
         XCTAssertEqual(journal.last?.payload["bound"], nil)
-        XCTAssertEqual(journal[5].payload["bound"], ["ScenePresenter#1", "SceneModel#1"])
+        XCTAssertEqual(journal[3].payload["bound"], ["ScenePresenter#1", "SceneModel#1"])
         XCTAssertEqual(app.rendered?.element(withID: "spinner")?.isOn, true)
         XCTAssertEqual(app.rendered?.element(withID: "loading")?.text, "Loading articles…")
 
@@ -60,10 +60,12 @@ final class ArticlesTests: XCTestCase {
         try app.context.window.userBack()
         try app.context.window.userBack()
         assertEvents(app.sink, [
-            "17 screen.pop ArticleDetailRouter#1 [Author#1] ←1",
-            "18 presenter.deinit AuthorPresenter#1 ←1",
-            "19 screen.pop SceneRouter#1 [ArticleDetail#1] ←1",
-            "20 presenter.deinit ArticleDetailPresenter#1 ←1",
+            "17 action Author#1 [Author#1] ←1",
+            "18 screen.pop ArticleDetailRouter#1 [Author#1] ←17",
+            "19 presenter.deinit AuthorPresenter#1 ←1",
+            "20 action ArticleDetail#1 [ArticleDetail#1] ←1",
+            "21 screen.pop SceneRouter#1 [ArticleDetail#1] ←20",
+            "22 presenter.deinit ArticleDetailPresenter#1 ←1",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "Articles#1")
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
@@ -151,12 +153,12 @@ final class ArticlesTests: XCTestCase {
         try app.tap("article-swift-concurrency")
         try app.tap("toggle-bookmark")
         assertEvents(app.sink, [
-            "26 action Bookmarks#2 [Bookmarks#2] ←1",
-            "27 presenter.init ArticleDetailPresenter#2 ←26",
-            "28 screen.push ArticleListRouter#2 [ArticleDetail#2] ←26",
-            "29 action ArticleDetail#2 [ArticleDetail#2] ←1",
-            "30 viewmodel.change BookmarksPresenter#2 [Bookmarks#2] ←29",
-            "31 viewmodel.change ArticleDetailPresenter#2 [ArticleDetail#2] ←29",
+            "28 action Bookmarks#2 [Bookmarks#2] ←1",
+            "29 presenter.init ArticleDetailPresenter#2 ←28",
+            "30 screen.push ArticleListRouter#2 [ArticleDetail#2] ←28",
+            "31 action ArticleDetail#2 [ArticleDetail#2] ←1",
+            "32 viewmodel.change BookmarksPresenter#2 [Bookmarks#2] ←31",
+            "33 viewmodel.change ArticleDetailPresenter#2 [ArticleDetail#2] ←31",
         ], journal: &journal)
         try app.context.window.userBack()
         XCTAssertNotNil(app.rendered?.element(withID: "bookmarks-empty"))

@@ -45,8 +45,9 @@ final class ContentListTests: XCTestCase {
 
         try app.context.window.userBack()
         assertEvents(app.sink, [
-            "12 screen.pop ContentListRouter#1 [GuideDetail#1] ←1",
-            "13 presenter.deinit GuideDetailPresenter#1 ←1",
+            "12 action GuideDetail#1 [GuideDetail#1] ←1",
+            "13 screen.pop ContentListRouter#1 [GuideDetail#1] ←12",
+            "14 presenter.deinit GuideDetailPresenter#1 ←1",
         ], journal: &journal)
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
     }
@@ -76,7 +77,8 @@ final class ContentListTests: XCTestCase {
         assertEvents(app.sink, [
             "12 action ContentList#1 [ContentList#1] ←1",
             "13 screen.present ContentListRouter#1 [CategoryFilter#2] ←12",
-            "14 screen.dismiss ContentListRouter#1 [CategoryFilter#2] ←1",
+            "14 action CategoryFilter#2 [CategoryFilter#2] ←1",
+            "15 screen.dismiss ContentListRouter#1 [CategoryFilter#2] ←14",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "ContentList#1")
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])

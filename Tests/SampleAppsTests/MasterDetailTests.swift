@@ -39,10 +39,11 @@ final class MasterDetailTests: XCTestCase {
 
         try app.context.window.userBack()
         assertEvents(app.sink, [
-            "13 screen.pop DetailCoordinator#1 [Detail#1] ←1",
-            "14 coordinator.finish DetailCoordinator#1 ←13",
-            "15 coordinator.deinit DetailCoordinator#1 ←13",
-            "16 presenter.deinit DetailPresenter#1 ←1",
+            "13 action Detail#1 [Detail#1] ←1",
+            "14 screen.pop DetailCoordinator#1 [Detail#1] ←13",
+            "15 coordinator.finish DetailCoordinator#1 ←14",
+            "16 coordinator.deinit DetailCoordinator#1 ←14",
+            "17 presenter.deinit DetailPresenter#1 ←1",
         ], journal: &journal)
         XCTAssertEqual(master?.children.isEmpty, true)
         XCTAssertEqual(app.visibleScreen, "Master#1")
@@ -75,10 +76,11 @@ final class MasterDetailTests: XCTestCase {
 
         try app.context.window.userSwipeDismiss()
         assertEvents(app.sink, [
-            "14 screen.dismiss DetailCoordinator#1 [Detail#1] ←1",
-            "15 coordinator.finish DetailCoordinator#1 ←14",
-            "16 coordinator.deinit DetailCoordinator#1 ←14",
-            "17 presenter.deinit DetailPresenter#1 ←1",
+            "14 action Detail#1 [Detail#1] ←1",
+            "15 screen.dismiss DetailCoordinator#1 [Detail#1] ←14",
+            "16 coordinator.finish DetailCoordinator#1 ←15",
+            "17 coordinator.deinit DetailCoordinator#1 ←15",
+            "18 presenter.deinit DetailPresenter#1 ←14",
         ], journal: &journal)
         XCTAssertEqual(app.root?.children.first?.children.count, 0)
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])

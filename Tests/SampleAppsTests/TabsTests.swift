@@ -101,10 +101,11 @@ final class TabsTests: XCTestCase {
         app.sink.removeAll()
         try app.context.window.userBack()
         XCTAssertEqual(app.sink.events.map(trace), [
-            "18 screen.pop ProfileCoordinator#1 [Profile#1] ←1",
-            "19 coordinator.finish ProfileCoordinator#1 ←18",
-            "20 coordinator.deinit ProfileCoordinator#1 ←18",
-            "21 presenter.deinit ProfilePresenter#1 ←1",
+            "18 action Profile#1 [Profile#1] ←1",
+            "19 screen.pop ProfileCoordinator#1 [Profile#1] ←18",
+            "20 coordinator.finish ProfileCoordinator#1 ←19",
+            "21 coordinator.deinit ProfileCoordinator#1 ←19",
+            "22 presenter.deinit ProfilePresenter#1 ←1",
         ])
         XCTAssertEqual(app.root?.children.last?.children.count, 0)
     }

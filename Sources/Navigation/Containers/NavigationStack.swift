@@ -42,6 +42,7 @@ public final class NavigationStack: Presentable {
             .screenPush, subject: screen.eventSubject, screen: screen.id,
             payload: .object(screen.introduction.merging(["stack": .string(id), "depth": .int(Int64(stackScreens.count))]) { $1 })
         )
+        context.window.visibilityMayHaveChanged()
     }
 
     /// Pops the top screen; the root screen is never popped.
@@ -89,14 +90,17 @@ public final class NavigationStack: Presentable {
         for screen in newScreens[kept...] { try push(screen) }
     }
 
-    /// Performs the system back button or edge swipe: pops the top screen without asking
-    /// the coordinator, which hears about it through ``ScreenOwner/screenDidLeave(_:reason:)``.
-    @discardableResult
-    public func userBack() throws -> Screen {
-        guard stackScreens.count > 1 else {
+    /// Performs the system back button or edge swipe: records the user's intent as an
+    /// `action` (element `system.back`), then pops the top screen without asking the
+    /// coordinator, which hears about it through ``ScreenOwner/screenDidLeave(_:reason:)``.
+    public func userBack() throws {
+        guard stackScreens.count > 1, let topID = topScreen?.id else {
             throw context.fail(.stackTooShallow(stack: id, count: stackScreens.count), subject: id, screen: topScreen?.id)
         }
-        return try removeScreens(downTo: stackScreens.count - 1, reason: .userBack)[0]
+        let intent = context.recordSystemAction("system.back", onScreen: topID)
+        try context.withCause(intent) {
+            _ = try removeScreens(downTo: stackScreens.count - 1, reason: .userBack)
+        }
     }
 
     // MARK: - Removal
@@ -121,6 +125,7 @@ public final class NavigationStack: Presentable {
                 context.withCause(event) { screen.didLeave(reason: reason) }
             }
         }
+        context.window.visibilityMayHaveChanged()
         return removed
     }
 }

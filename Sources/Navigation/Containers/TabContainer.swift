@@ -61,6 +61,21 @@ public final class TabContainer: Presentable {
         try select(index: index)
     }
 
+    /// Performs the user's tap on a tab bar item: records the intent as an `action` (element
+    /// `system.tab`, the title as value), then selects the tab under it.
+    public func userSelect(_ title: String) throws {
+        guard let index = tabs.firstIndex(where: { $0.title.caseInsensitiveCompare(title) == .orderedSame }) else {
+            try select(title)
+            return
+        }
+        guard let screenID = visibleScreen?.id else {
+            try select(index: index)
+            return
+        }
+        let intent = context.recordSystemAction("system.tab", onScreen: screenID, value: tabs[index].title)
+        try context.withCause(intent) { try select(index: index) }
+    }
+
     /// Selects the tab at `index`.
     public func select(index: Int) throws {
         guard tabs.indices.contains(index) else {
@@ -79,5 +94,6 @@ public final class TabContainer: Presentable {
                 "from": previous.map { .string($0) } ?? .null,
             ]
         )
+        context.window.visibilityMayHaveChanged()
     }
 }

@@ -21,6 +21,7 @@ public final class Window {
     public private(set) var root: (any Presentable)?
     /// The modals, bottom first; each covers the ones before it.
     public private(set) var modals: [Modal] = []
+    private weak var lastVisible: Screen?
 
     init(context: NavigationContext) {
         self.context = context
@@ -61,12 +62,16 @@ public final class Window {
         let event = context.record(
             .windowRoot, subject: owner?.id ?? id, screen: newRoot.visibleScreen?.id,
             payload: .object(((newRoot as? Screen)?.introduction ?? [:]).merging(
-                ["window": .string(id), "root": .string(newRoot.id), "from": old.map { .string($0.id) } ?? .null]
+                [
+                    "window": .string(id), "root": .string(newRoot.id), "from": old.map { .string($0.id) } ?? .null,
+                    "removed": .array((old?.screens ?? []).filter { $0 !== newRoot }.reversed().map { .string($0.id) }),
+                ]
             ) { $1 })
         )
         if let old, old !== newRoot {
             context.withCause(event) { old.notifyRemoval(reason: .replaced) }
         }
+        visibilityMayHaveChanged()
     }
 
     // MARK: - Modals
@@ -87,6 +92,7 @@ public final class Window {
                 "over": over.map { .string($0.id) } ?? .null, "level": .int(Int64(modals.count)),
             ]) { $1 })
         )
+        visibilityMayHaveChanged()
     }
 
     /// Dismisses the top modal.
@@ -105,12 +111,14 @@ public final class Window {
     /// hears about it through ``ScreenOwner/screenDidLeave(_:reason:)``. Full-screen modals
     /// cannot be swiped.
     public func userSwipeDismiss() throws {
-        guard let top = modals.last else { throw context.fail(.nothingPresented, subject: id, screen: visibleScreen?.id) }
-        guard top.style == .sheet else {
-            let screen = top.content.visibleScreen?.id ?? top.content.id
-            throw context.fail(.cannotSwipeDismissFullScreen(screen: screen), subject: id, screen: screen)
+        guard let style = modals.last?.style, let screenID = modals.last?.content.visibleScreen?.id ?? modals.last?.content.id else {
+            throw context.fail(.nothingPresented, subject: id, screen: visibleScreen?.id)
         }
-        try removeTopModal(reason: .userSwipe)
+        guard style == .sheet else {
+            throw context.fail(.cannotSwipeDismissFullScreen(screen: screenID), subject: id, screen: screenID)
+        }
+        let intent = context.recordSystemAction("system.dismiss", onScreen: screenID)
+        try context.withCause(intent) { try removeTopModal(reason: .userSwipe) }
     }
 
     /// Performs the system back button on what the user sees: pops the visible stack.
@@ -137,6 +145,18 @@ public final class Window {
             ]
         )
         context.withCause(event) { content.notifyRemoval(reason: reason) }
+        visibilityMayHaveChanged()
+    }
+
+    // MARK: - Appearance
+
+    /// Calls ``ScreenView/didAppear()`` on the visible screen when it changed since the last
+    /// call. Every container operation ends here, so a view hears each time it comes on top.
+    func visibilityMayHaveChanged() {
+        let current = visibleScreen
+        guard current !== lastVisible else { return }
+        lastVisible = current
+        current?.view.didAppear()
     }
 
     // MARK: - State
@@ -155,6 +175,7 @@ public final class Window {
         let contents = modals.reversed().map(\.content) + (root.map { [$0] } ?? [])
         modals.removeAll()
         root = nil
+        lastVisible = nil
         for content in contents {
             content.notifyRemoval(reason: .replaced)
         }

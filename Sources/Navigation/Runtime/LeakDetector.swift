@@ -59,6 +59,7 @@ private struct SessionTracker {
     var finished: [String: UInt64] = [:]  // coordinator → finish seq
     var deallocated: Set<String> = []
     var coordinators: Set<String> = []
+    var presenters: Set<String> = []  // only presenters record their deallocation
     var liveScreens: [String: Set<String>] = [:]  // owner → shown screens
     var screenOwner: [String: String] = [:]
     var lastScreenGone: [String: (screen: String, seq: UInt64)] = [:]  // owner → last screen left
@@ -81,12 +82,20 @@ private struct SessionTracker {
         case .coordinatorFinish:
             finished[event.subject] = event.sessionSeq
             lastScreenGone[event.subject] = nil
+        case .presenterInit:
+            presenters.insert(event.subject)
         case .coordinatorDeinit, .presenterDeinit:
             deallocated.insert(event.subject)
         case .screenPush, .screenPresent, .windowRoot:
+            for removed in event.payload["removed"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+                screenLeft(removed, at: event.sessionSeq)
+            }
             guard let screen = event.screen else { break }
             removedScreens[screen] = nil
-            if event.kind != .windowRoot || event.subject != screen {
+            // A root or modal that is a container brings in screens pushed (and owned) before;
+            // only a screen shown on its own belongs to the subject of this event.
+            let content = event.payload["root"]?.stringValue ?? event.payload["content"]?.stringValue ?? screen
+            if content == screen, event.subject != screen {
                 screenOwner[screen] = event.subject
                 liveScreens[event.subject, default: []].insert(screen)
                 lastScreenGone[event.subject] = nil
@@ -132,7 +141,7 @@ private struct SessionTracker {
         for (coordinator, seq) in finished.sorted(by: { $0.value < $1.value }) where !deallocated.contains(coordinator) {
             leaks.append(.init(kind: .finishedButAlive, session: session, subject: coordinator, screen: nil, sessionSeq: seq))
         }
-        for (presenter, screen) in boundToScreen.sorted(by: { $0.key < $1.key }) {
+        for (presenter, screen) in boundToScreen.sorted(by: { $0.key < $1.key }) where presenters.contains(presenter) {
             if let removed = removedScreens[screen], !deallocated.contains(presenter) {
                 leaks.append(.init(kind: .presenterOutlivedScreen, session: session, subject: presenter, screen: screen, sessionSeq: removed))
             }

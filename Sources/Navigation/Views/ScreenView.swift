@@ -28,16 +28,32 @@ public protocol ScreenView: AnyObject {
 
     /// Called once when a screen starts hosting the view (`viewDidLoad`).
     func didAttach(to screen: Screen)
+
+    /// Called each time the view's screen becomes the one the user sees (`viewDidAppear`,
+    /// SwiftUI `onAppear`), after the event that brought it on top.
+    func didAppear()
 }
 
 extension ScreenView {
     public var boundObjects: [any ScreenBound] { [] }
     public func didAttach(to screen: Screen) {}
+    public func didAppear() {}
 }
 
 // MARK: - Performing actions
 
 extension NavigationContext {
+    /// Records a user intent the system performs without a rendered element (back, swipe,
+    /// tab bar): an `action` with role `system`. Returns its `sessionSeq`, to use as cause.
+    ///
+    /// It takes the screen's id, not the screen: the caller must hold no reference that would
+    /// outlive the cause and delay the deallocations the gesture leads to.
+    func recordSystemAction(_ element: String, onScreen screenID: String, value: String? = nil) -> UInt64 {
+        var payload: [String: JSONValue] = ["element": .string(element), "role": "system"]
+        if let value { payload["value"] = .string(value) }
+        return record(.action, subject: screenID, screen: screenID, payload: .object(payload))
+    }
+
     /// Performs `action` on the visible screen: records an `action` event, then lets the view
     /// handle it, with the action as cause of everything that follows.
     ///

@@ -6,7 +6,7 @@ import Navigation
 /// Every step lets some think time pass (so dwell times are realistic), then picks one of the
 /// available moves uniformly: an actionable element, back, swipe-dismiss, another tab, or
 /// waiting for pending work. The same seed gives the same event sequence.
-public struct Explorer {
+public struct Explorer: Sendable {
     public struct Configuration: Sendable {
         public var seed: UInt64
         public var steps: Int

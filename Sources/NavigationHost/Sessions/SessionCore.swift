@@ -77,7 +77,7 @@ public final class SessionCore {
                     subject: context.window.id, screen: context.window.visibleScreen?.id
                 )
             }
-            try tabs.select(title)
+            try tabs.userSelect(title)
         case .deepLink(let url):
             guard let handler = deepLinkHandler else {
                 let event = context.record(.deepLink, subject: context.sessionSubject, payload: ["url": .string(url), "steps": []])

@@ -103,9 +103,10 @@ final class SceneView: ScreenView {
 
     var boundObjects: [any ScreenBound] { bound }
 
-    /// The seed's `.onAppear { output.loadArticles() }`.
-    func didAttach(to screen: Screen) {
-        model.loadArticles()
+    /// The seed's `.onAppear { output.loadArticles() }`: the feed loads when the screen first
+    /// comes on top; coming back from a detail keeps what was loaded.
+    func didAppear() {
+        if model.state.articlesState == .rest { model.loadArticles() }
     }
 
     func render() -> Element {
