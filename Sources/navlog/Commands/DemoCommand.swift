@@ -1,0 +1,44 @@
+import Foundation
+import Navigation
+import NavigationHost
+import SampleApps
+
+/// `navlog demo`: a sample session of master-detail, printed as text.
+struct DemoCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "demo",
+        abstract: "Run a short sample session of the master-detail app and print its events.",
+        options: [.value("detail-style", "STYLE", help: "push or modal.", default: "push")]
+    )
+
+    static let script = """
+        expect screen Master
+        tap open-detail
+        expect screen Detail
+        wait 1500ms
+        back
+        expect screen Master
+        """
+
+    let style: String
+
+    init(_ arguments: ParsedArguments) throws {
+        style = try arguments.choice("detail-style", ["push", "modal"], default: "push")
+    }
+
+    func run() async throws -> Int32 {
+        let app = try loadAppCatalog().app(named: "master-detail")
+        let sink = MemoryEventSink()
+        let session = try SessionCore(id: "s-1", app: app, parameters: try app.resolveParameters(["detail_style": style]), sink: sink)
+        let scenario = try ScenarioParser.parse(DemoCommand.script, source: "demo")
+        let outcome = ScenarioRunner.run(scenario, on: session)
+        session.end()
+        let formatter = EventTextFormatter(showsTime: false, showsSession: true)
+        Output.standardOutput(sink.events.map(formatter.format).joined(separator: "\n") + "\n")
+        if let failure = outcome.failure {
+            Output.standardError("\(failure)\n")
+            return ExitCode.finding
+        }
+        return ExitCode.success
+    }
+}

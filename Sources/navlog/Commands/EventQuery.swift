@@ -1,0 +1,130 @@
+import Foundation
+import Journal
+import Navigation
+
+/// The journal paths and filters of `show` and `tail`, and how they print events.
+struct EventQuery {
+    static let specs: [OptionSpec] = [
+        .value("journal", short: "j", "DIR", help: "A journal directory or file to read; same as a PATH argument.", repeatable: true),
+        .value("session", "ID", help: "Only this session.", repeatable: true),
+        .value("kind", short: "k", "KIND", help: "Only this kind, such as screen.push or viewmodel.change; 'screen.*' matches a family.", repeatable: true),
+        .value("since", "TIME", help: "Only events at or after TIME: RFC 3339 (2026-12-01T10:00:00Z) or a duration ago (--since=-10m)."),
+        .value("until", "TIME", help: "Only events before TIME, in the same forms as --since."),
+        .value("after-cursor", "CURSOR", help: "Resume after the event with this cursor (printed by --output json and --show-cursor)."),
+        .value("output", short: "o", "FORMAT", help: "text, json (one event a line) or json-seq (RFC 7464).", default: "text"),
+        .flag("show-cursor", help: "After the events, print the cursor of the last one to stderr."),
+        .flag("no-time", help: "Text output without the time column."),
+    ]
+
+    static let argument = ArgumentSpec(name: "PATH", help: "Journal directories or .navlog files (default: ./journal).", isOptional: true, isVariadic: true)
+
+    let paths: [String]
+    let filter: EventFilter
+    let format: String
+    let showsCursor: Bool
+    let formatter: EventTextFormatter
+
+    init(_ arguments: ParsedArguments) throws {
+        var paths = arguments.positionals + arguments.values("journal")
+        if paths.isEmpty {
+            guard FileManager.default.fileExists(atPath: "journal") else {
+                throw UsageError("give a journal directory or file (PATH or --journal); ./journal does not exist")
+            }
+            paths = ["journal"]
+        }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("journal '\(path)' does not exist")
+        }
+        self.paths = paths
+        format = try arguments.choice("output", ["text", "json", "json-seq"], default: "text")
+        showsCursor = arguments.flag("show-cursor")
+        formatter = EventTextFormatter(showsTime: !arguments.flag("no-time"), showsSession: true)
+        var filter = EventFilter()
+        let sessions = arguments.values("session")
+        if !sessions.isEmpty { filter.sessions = Set(sessions) }
+        let kinds = try arguments.values("kind").flatMap(EventQuery.expandKind)
+        if !kinds.isEmpty { filter.kinds = Set(kinds) }
+        filter.since = try arguments.value("since").map { try EventQuery.parseTime($0, option: "since") }
+        filter.until = try arguments.value("until").map { try EventQuery.parseTime($0, option: "until") }
+        if let cursor = arguments.value("after-cursor") {
+            do {
+                filter.after = try JournalCursor(parsing: cursor)
+            } catch {
+                throw UsageError("option '--after-cursor': \(error)")
+            }
+        }
+        self.filter = filter
+    }
+
+    /// `screen.*` becomes every known `screen.` kind; an unknown exact kind is refused.
+    static func expandKind(_ text: String) throws -> [EventKind] {
+        if text.hasSuffix(".*") {
+            let prefix = String(text.dropLast())
+            let matches = EventKind.allKnown.filter { $0.rawValue.hasPrefix(prefix) }
+            guard !matches.isEmpty else { throw UsageError("option '--kind': no kind matches '\(text)'") }
+            return matches
+        }
+        let kind = EventKind(rawValue: text)
+        guard kind.isKnown else {
+            let known = EventKind.allKnown.map(\.rawValue)
+            let close = known.min { editDistance($0, text) < editDistance($1, text) }
+            var message = "option '--kind': unknown kind '\(text)'"
+            if let close, editDistance(close, text) <= 3 { message += "; did you mean '\(close)'?" }
+            throw UsageError(message + " (kinds: \(known.joined(separator: ", ")))")
+        }
+        return [kind]
+    }
+
+    /// Parses RFC 3339 or `-DURATION` (ago) into nanoseconds since the epoch.
+    static func parseTime(_ text: String, option: String) throws -> Int64 {
+        if let time = Event.parseTime(text) { return time }
+        if text.hasPrefix("-") {
+            let units: [(String, Int64)] = [("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000), ("h", 3_600_000_000_000), ("d", 86_400_000_000_000)]
+            for (suffix, scale) in units where text.hasSuffix(suffix) {
+                if let amount = Int64(text.dropFirst().dropLast(suffix.count)), amount >= 0 {
+                    return SystemEventClock().now().wall - amount * scale
+                }
+            }
+        }
+        throw UsageError("option '--\(option)': '\(text)' is not an RFC 3339 time (2026-12-01T10:00:00Z) or a duration ago (-10m)")
+    }
+
+    /// Prints one event in the chosen format.
+    func write(_ event: Event, to output: inout BufferedOutput) {
+        switch format {
+        case "json", "json-seq":
+            var object = event.jsonObject()
+            if case .object(var members) = object {
+                members["cursor"] = .string(JournalCursor(after: event).description)
+                object = .object(members)
+            }
+            if format == "json-seq" { output.write("\u{1E}") }
+            output.write(object.serialized())
+            output.write("\n")
+        default:
+            output.write(formatter.format(event))
+            output.write("\n")
+        }
+    }
+
+    /// Reads a journal error into trouble that names the file.
+    static func failure(_ error: any Error) -> CommandFailure {
+        CommandFailure("\(error)")
+    }
+}
+
+/// Collects output and writes it to stdout in large chunks.
+struct BufferedOutput {
+    private var buffer = ""
+
+    mutating func write(_ text: String) {
+        buffer += text
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        Output.standardOutput(buffer)
+        buffer = ""
+    }
+}

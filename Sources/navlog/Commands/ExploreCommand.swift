@@ -1,0 +1,96 @@
+import Foundation
+import Journal
+import Navigation
+import NavigationHost
+
+/// `navlog explore`: seeded random walks, recorded, with what they found.
+struct ExploreCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "explore",
+        abstract: "Walk an app at random from a seed, record it, and report what broke.",
+        discussion: """
+            Each session walks K steps over the actions available on screen (elements, back, \
+            swipe-dismiss, tabs, waiting for pending work); session i uses seed N+i, so the same \
+            seed gives the same events. Reports actions that threw, dead ends and leaks; any of \
+            these exits 1.
+            """,
+        arguments: [ArgumentSpec(name: "APP", help: "The app to explore (see 'navlog apps').")],
+        options: [
+            .value("seed", "N", help: "The seed of the first session.", default: "1"),
+            .value("steps", "K", help: "Steps per session.", default: "100"),
+            .value("sessions", "S", help: "How many sessions to walk, in parallel.", default: "1"),
+            .value("param", short: "p", "KEY=VALUE", help: "An app parameter.", repeatable: true),
+        ] + JournalOptions.specs
+    )
+
+    let appName: String
+    let seed: UInt64
+    let steps: Int
+    let sessions: Int
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws {
+        self.arguments = arguments
+        appName = arguments.positional(0)!
+        guard let seed = UInt64(arguments.value("seed") ?? "1") else {
+            throw UsageError("option '--seed' must be a non-negative integer, not '\(arguments.value("seed")!)'")
+        }
+        self.seed = seed
+        steps = try arguments.integer("steps", in: 1...1_000_000) ?? 100
+        sessions = try arguments.integer("sessions", in: 1...100_000) ?? 1
+        _ = try arguments.require("journal")
+    }
+
+    func run() async throws -> Int32 {
+        let app: AppDefinition
+        let parameters: AppParameters
+        do {
+            app = try loadAppCatalog().app(named: appName)
+            parameters = try app.resolveParameters(try JournalOptions.parameters(arguments))
+        } catch let error as CommandFailure {
+            throw error
+        } catch {
+            throw UsageError("\(error)")
+        }
+        let writer = try JournalOptions.makeWriter(arguments, extraLabels: ["app": app.name, "explore_seed": String(seed)])
+        let configuration = Explorer.Configuration(seed: seed, steps: steps)
+        let reports = try await withThrowingTaskGroup(of: (Int, Explorer.Report).self) { group in
+            let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            var next = 0
+            var results: [(Int, Explorer.Report)] = []
+            func add(_ index: Int) {
+                var sessionConfiguration = configuration
+                sessionConfiguration.seed = seed &+ UInt64(index)
+                let explorer = Explorer(configuration: sessionConfiguration)
+                group.addTask {
+                    (index, try explorer.explore(app: app, parameters: parameters, sessionID: "s-\(index + 1)", sink: writer))
+                }
+            }
+            while next < min(width, sessions) { add(next); next += 1 }
+            while let result = try await group.next() {
+                results.append(result)
+                if next < sessions { add(next); next += 1 }
+            }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        let recorded = writer.metrics.eventsRecorded
+        try JournalOptions.close(writer)
+        var lines: [String] = []
+        var findings = 0
+        for report in reports {
+            var line = "\(report.session): \(report.stepsTaken) steps, \(report.screensVisited.count) screens"
+            let problems = report.thrownActions.count + report.leaks.count + (report.deadEnd == nil ? 0 : 1)
+            findings += problems
+            line += problems == 0 ? ", no findings" : ", \(problems) finding(s)"
+            lines.append(line)
+            for thrown in report.thrownActions {
+                lines.append("  threw at step \(thrown.step) on \(thrown.screen): \(thrown.move): \(thrown.error)")
+            }
+            if let deadEnd = report.deadEnd { lines.append("  dead end: \(deadEnd) has no way out") }
+            for leak in report.leaks { lines.append("  leak: \(leak)") }
+        }
+        lines.append("explored \(reports.count) session(s) of \(app.name) from seed \(seed); recorded \(recorded) events (run \(writer.runID)) into \(writer.configuration.directory); \(findings) finding(s)")
+        Output.standardOutput(lines.joined(separator: "\n") + "\n")
+        return findings == 0 ? ExitCode.success : ExitCode.finding
+    }
+}
