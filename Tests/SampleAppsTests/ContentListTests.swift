@@ -127,7 +127,7 @@ final class ContentListTests: XCTestCase {
             "19 action GuideNotes#1 [GuideNotes#1] ←1",
             "20 viewmodel.change GuideNotesPresenter#1 [GuideNotes#1] ←19",
             "21 screen.pop GuideDetailRouter#2 [GuideNotes#1] ←19",
-            "22 presenter.deinit GuideNotesPresenter#1 ←1",
+            "22 presenter.deinit GuideNotesPresenter#1 ←19",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "GuideDetail#2")
 

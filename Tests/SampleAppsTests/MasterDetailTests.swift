@@ -125,7 +125,7 @@ final class MasterDetailTests: XCTestCase {
             "24 viewmodel.change SharePresenter#1 [Share#1] ←23",
             "25 viewmodel.change DetailPresenter#1 [Detail#1] ←23",
             "26 screen.pop DetailCoordinator#1 [Share#1] ←23",
-            "27 presenter.deinit SharePresenter#1 ←1",
+            "27 presenter.deinit SharePresenter#1 ←23",
         ], journal: &journal)
         XCTAssertEqual(snapshots(of: "SharePresenter#1", in: journal).map { $0["recipient"] },
                        ["ana at example", "ana at example", "ana@example.com", "ana@example.com"])

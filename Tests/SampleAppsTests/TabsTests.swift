@@ -71,7 +71,7 @@ final class TabsTests: XCTestCase {
             "29 screen.pop NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←28",
             "30 coordinator.finish NotificationsSettingsCoordinator#1 ←29",
             "31 coordinator.deinit NotificationsSettingsCoordinator#1 ←28",
-            "32 presenter.deinit NotificationsSettingsPresenter#1 ←1",
+            "32 presenter.deinit NotificationsSettingsPresenter#1 ←28",
         ], journal: &journal)
         XCTAssertEqual(settings?.childCoordinators.count, 0)
         XCTAssertEqual(app.rendered?.element(withID: "open-notifications")?.text, "Notifications: Off")
@@ -88,7 +88,7 @@ final class TabsTests: XCTestCase {
             "35 screen.pop ReportCoordinator#1 [Report#1] ←34",
             "36 coordinator.finish ReportCoordinator#1 ←35",
             "37 coordinator.deinit ReportCoordinator#1 ←34",
-            "38 presenter.deinit ReportPresenter#1 ←1",
+            "38 presenter.deinit ReportPresenter#1 ←34",
         ], journal: &journal)
         XCTAssertEqual(dashboard?.childCoordinators.count, 0)
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])

@@ -2,10 +2,13 @@
 /// fields that changed as `-`/`+` lines.
 ///
 /// ```
-///   12  10:00:00.124  s-1  screen.push        DetailCoordinator#1  Detail#1  ←11  depth=2 stack=NavigationStack#1
-///   13  10:00:00.124  s-1  viewmodel.change   DetailPresenter#1    Detail#1  ←11  DetailViewModel
+/// s-1     12  10:00:00.124  screen.push             DetailCoordinator#1  [Detail#1]  ←11  depth=2 stack=NavigationStack#1
+/// s-1     13  10:00:00.124  viewmodel.change        DetailPresenter#1  [Detail#1]  ←11  DetailViewModel
 ///         - title: "Loading…"
 ///         + title: "Coordinators"
+///
+/// The number is the event's place in its session (`session_seq`), which is what the cause
+/// after the arrow refers to.
 /// ```
 public struct EventTextFormatter: Sendable {
     /// Whether to print the wall-clock time of day.
@@ -20,14 +23,14 @@ public struct EventTextFormatter: Sendable {
 
     /// Returns the text form of `event`, possibly several lines, without a trailing newline.
     public func format(_ event: Event) -> String {
+        // Events are numbered within their session, the numbering causes refer to.
         var columns: [String] = []
-        let number = event.seq != 0 ? event.seq : event.sessionSeq
-        columns.append(pad(String(number), 5, right: true))
+        if showsSession { columns.append(event.session) }
+        columns.append(pad(String(event.sessionSeq), 5, right: true))
         if showsTime {
             let time = Event.formatTime(event.wallNanoseconds)
             columns.append(String(time.dropFirst(11).prefix(12)))
         }
-        if showsSession { columns.append(event.session) }
         columns.append(pad(event.kind.rawValue, 22))
         columns.append(event.subject)
         if let screen = event.screen, screen != event.subject { columns.append("[\(screen)]") }

@@ -58,14 +58,26 @@ extension NavigationContext {
     /// handle it, with the action as cause of everything that follows.
     ///
     /// An element that is not on screen, or takes no action, is refused with an `error` event
-    /// and nothing moves.
+    /// and nothing moves. No reference to the screen outlives the handling, so what the action
+    /// deallocates (a popped screen's presenter) is recorded under the action too.
     public func performAction(element: String, value: String? = nil) throws {
-        guard let screen = window.visibleScreen else { throw fail(.noVisibleScreen, subject: window.id) }
-        try perform(UserAction(element: element, value: value), on: screen)
+        let action = UserAction(element: element, value: value)
+        let event = try {
+            guard let screen = window.visibleScreen else { throw fail(.noVisibleScreen, subject: window.id) }
+            return try recordAction(action, on: screen)
+        }()
+        try withCause(event) { try window.visibleScreen?.view.handle(action) }
     }
 
-    /// Performs `action` on `screen`, which must be visible.
+    /// Performs `action` on `screen`, which should be visible.
     public func perform(_ action: UserAction, on screen: Screen) throws {
+        let event = try recordAction(action, on: screen)
+        try withCause(event) { try screen.view.handle(action) }
+    }
+
+    /// Checks `action` against what `screen` renders and records it; refuses it with an
+    /// `error` event when the element is missing, takes no action, or needs a value.
+    private func recordAction(_ action: UserAction, on screen: Screen) throws -> UInt64 {
         let tree = screen.render()
         guard let target = tree.element(withID: action.element) else {
             throw fail(
@@ -84,7 +96,6 @@ extension NavigationContext {
         }
         var payload: [String: JSONValue] = ["element": .string(action.element), "role": .string(target.role.rawValue)]
         if let value = action.value { payload["value"] = .string(value) }
-        let event = record(.action, subject: screen.id, screen: screen.id, payload: .object(payload))
-        try withCause(event) { try screen.view.handle(action) }
+        return record(.action, subject: screen.id, screen: screen.id, payload: .object(payload))
     }
 }

@@ -73,8 +73,8 @@ struct ExploreCommand: ParsableCommand {
             }
             return results.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        let recorded = writer.metrics.eventsRecorded
         try JournalOptions.close(writer)
+        let recorded = writer.metrics.eventsRecorded
         var lines: [String] = []
         var findings = 0
         for report in reports {

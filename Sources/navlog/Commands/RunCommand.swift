@@ -80,8 +80,8 @@ struct RunCommand: ParsableCommand {
             try? writer.close()
             throw CommandFailure("\(app.name) could not start: \(error)")
         }
-        let committed = writer.metrics
         try JournalOptions.close(writer)
+        let committed = writer.metrics
         let summary = "\(scriptPath): \(outcome.stepsRun) of \(scenario.steps.count) steps ran; "
             + "recorded \(committed.eventsRecorded) events of session \(sessionID) (run \(writer.runID)) into \(writer.configuration.directory)\n"
         Output.standardOutput(summary)
