@@ -90,7 +90,9 @@ public enum ScenarioParser {
                 }
             default:
                 var message = "unknown command '\(command)'"
-                if let close = commands.min(by: { distance($0, command) < distance($1, command) }), distance(close, command) <= 2 {
+                // On a tie, the command that starts like the typo reads as the likelier intent.
+                func rank(_ candidate: String) -> Int { 2 * distance(candidate, command) + (candidate.first == command.first ? 0 : 1) }
+                if let close = commands.min(by: { rank($0) < rank($1) }), distance(close, command) <= 2 {
                     message += "; did you mean '\(close)'?"
                 }
                 throw failure(message + " (commands: \(commands.joined(separator: ", ")))")

@@ -1,0 +1,139 @@
+import Foundation
+import Navigation
+import XCTest
+
+final class ShowAndExploreTests: XCTestCase {
+    private var journal: String!
+
+    override func setUpWithError() throws {
+        journal = try CLI.makeTemporaryDirectory(self).appendingPathComponent("journal").path
+        for app in ["master-detail", "tabs"] {
+            let run = try CLI.run(["run", "--script", "Config/scenarios/\(app).scenario", "--journal", journal, "--session", "s-\(app)"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+    }
+
+    func testFiltersBySessionKindAndCursor() throws {
+        let all = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json"]).stdout)
+        XCTAssertEqual(Set(all.map(\.session)), ["s-master-detail", "s-tabs"])
+
+        let tabs = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json", "--session", "s-tabs", "--kind", "tab.select"]).stdout)
+        XCTAssertEqual(tabs.map(\.payload["tab"]), ["Settings", "Dashboard", "Settings"])
+
+        let middle = all[all.count / 2]
+        let json = try JSONValue(parsing: String(try CLI.run(["show", journal, "-o", "json"]).stdout.split(separator: "\n")[all.count / 2]))
+        let cursor = try XCTUnwrap(json["cursor"]?.stringValue)
+        let rest = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json", "--after-cursor", cursor]).stdout)
+        XCTAssertEqual(rest.map(\.seq), all.map(\.seq).filter { $0 > middle.seq })
+
+        let badCursor = try CLI.run(["show", journal, "--after-cursor", "yesterday"])
+        XCTAssertEqual(badCursor.status, 64)
+    }
+
+    func testTimeFilters() throws {
+        let all = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json"]).stdout)
+        let pivot = all[10]
+        let since = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json", "--since", Event.formatTime(pivot.wallNanoseconds)]).stdout)
+        XCTAssertEqual(since.map(\.seq), all.filter { $0.wallNanoseconds >= pivot.wallNanoseconds }.map(\.seq))
+        let recent = try CLI.run(["show", journal, "--since=-1h", "-o", "json"])
+        XCTAssertEqual(recent.stdout.split(separator: "\n").count, all.count)
+        let bad = try CLI.run(["show", journal, "--since", "last tuesday"])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("'last tuesday' is not an RFC 3339 time"), bad.stderr)
+    }
+
+    func testTextShowsViewModelChangesAsDiffs() throws {
+        let text = try CLI.run(["show", journal, "--session", "s-tabs", "--kind", "viewmodel.change", "--no-time"]).stdout
+        XCTAssertTrue(text.contains("ReportViewModel\n        - rangeDays: 7\n        + rangeDays: 30\n"), text)
+    }
+
+    func testJSONSeqFraming() throws {
+        let output = try CLI.run(["show", journal, "-o", "json-seq", "--session", "s-master-detail"]).stdout
+        let records = output.split(separator: "\u{1E}", omittingEmptySubsequences: true)
+        XCTAssertGreaterThan(records.count, 10)
+        for record in records {
+            XCTAssertTrue(record.hasSuffix("\n"))
+            XCTAssertNoThrow(try JSONValue(parsing: String(record.dropLast())))
+        }
+    }
+
+    func testTailPrintsTheLastEventsAndFollowsNewOnes() throws {
+        let last = try CLI.run(["tail", journal, "-n", "2", "--no-time"])
+        XCTAssertEqual(last.stdout.split(separator: "\n").count, 2)
+        XCTAssertTrue(last.stdout.split(separator: "\n").last!.contains("session.end"), last.stdout)
+
+        // Follow: start tail -f, wait for its one line of history (so its first scan is over),
+        // then record another session and read until that session's end shows up.
+        let process = Process()
+        process.executableURL = CLI.productsDirectory.appendingPathComponent("navlog")
+        process.arguments = ["tail", "-f", "-n", "1", "-o", "json", journal]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        var buffer = ""
+        func read(until marker: String) {
+            let deadline = Date().addingTimeInterval(60)
+            while !buffer.contains(marker), Date() < deadline {
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                buffer += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        read(until: "\n")
+        XCTAssertTrue(buffer.contains("\"session.end\""), buffer)
+        buffer = ""
+        let run = try CLI.run(["run", "--script", "Config/scenarios/articles.scenario", "--journal", journal, "--session", "s-followed"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        read(until: "\"s-followed\",\"session_seq\":32")
+        let followed = try CLI.events(fromJSONLines: buffer.split(separator: "\n").filter { $0.hasSuffix("}") }.joined(separator: "\n"))
+        XCTAssertEqual(Set(followed.map(\.session)), ["s-followed"])
+        XCTAssertEqual(followed.first?.kind, .sessionStart)
+        XCTAssertEqual(followed.last?.kind, .sessionEnd)
+    }
+
+    func testExploreIsDeterministicAndReportsFindings() throws {
+        let directory = try CLI.makeTemporaryDirectory(self)
+        func explore(_ name: String) throws -> [String] {
+            let path = directory.appendingPathComponent(name).path
+            let result = try CLI.run(["explore", "tabs", "--seed", "7", "--steps", "80", "--sessions", "3", "--journal", path])
+            XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+            XCTAssertTrue(result.stdout.contains("explored 3 session(s) of tabs from seed 7"), result.stdout)
+            return try CLI.events(fromJSONLines: try CLI.run(["show", path, "-o", "json"]).stdout)
+                .map { "\($0.session) \($0.sessionSeq) \($0.kind) \($0.subject) \($0.payload.serialized())" }
+                .sorted()
+        }
+        let first = try explore("a")
+        XCTAssertEqual(first, try explore("b"))
+        XCTAssertGreaterThan(first.count, 100)
+    }
+
+    func testHelpTextIsPinned() throws {
+        let help = try CLI.run(["run", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertEqual(help.stdout, """
+            OVERVIEW: Run a scenario script headless and record it into a journal.
+
+            The script's 'app' line names the app unless APP is given; --param overrides its parameters. Waits in the script skip time instead of sleeping. The run stops at the first refused action or failed expectation, which is printed with file:line (exit 1); everything up to it is recorded. See docs/SCENARIOS.md for the language.
+
+            USAGE: navlog run [options] [APP]
+
+            ARGUMENTS:
+              APP                       The app to run (see 'navlog apps').
+
+            OPTIONS:
+              -s, --script FILE         The scenario to run.
+              -p, --param KEY=VALUE     An app parameter. (repeatable)
+              -j, --journal DIR         The journal directory to record into; created when missing.
+              --label KEY=VALUE         A label of this run, such as scenario=checkout or git_sha=abc123. (repeatable)
+              --session ID              The session id to record under. (default: s-1)
+              -h, --help                Show help information.
+
+            """)
+        for command in ["apps", "explore", "show", "tail", "verify", "demo"] {
+            let result = try CLI.run([command, "--help"])
+            XCTAssertEqual(result.status, 0, command)
+            XCTAssertTrue(result.stdout.hasPrefix("OVERVIEW: "), command)
+        }
+    }
+}
