@@ -48,6 +48,7 @@ let package = Package(
         .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
         .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
         .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
+        .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
     ],
     swiftLanguageModes: [.v6]
