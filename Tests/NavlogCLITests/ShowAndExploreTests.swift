@@ -72,15 +72,20 @@ final class ShowAndExploreTests: XCTestCase {
         try process.run()
         defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
         var buffer = ""
+        /// Reads until a whole line containing `marker` has arrived.
         func read(until marker: String) {
+            func hasWholeLine() -> Bool {
+                guard let found = buffer.range(of: marker) else { return false }
+                return buffer[found.upperBound...].contains("\n")
+            }
             let deadline = Date().addingTimeInterval(60)
-            while !buffer.contains(marker), Date() < deadline {
+            while !hasWholeLine(), Date() < deadline {
                 let chunk = pipe.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
                 buffer += String(decoding: chunk, as: UTF8.self)
             }
         }
-        read(until: "\n")
+        read(until: "\"cursor\"")
         XCTAssertTrue(buffer.contains("\"session.end\""), buffer)
         buffer = ""
         let run = try CLI.run(["run", "--script", "Config/scenarios/articles.scenario", "--journal", journal, "--session", "s-followed"])
