@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "NavigationHost", targets: ["NavigationHost"]),
         .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
+        .library(name: "FlowAnalysis", targets: ["FlowAnalysis"]),
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "Navigation"),
         .target(name: "NavigationHost", dependencies: ["Navigation"]),
         .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
+        // Depends on Navigation (the event model) until the Journal module lands; then Journal.
+        .target(name: "FlowAnalysis", dependencies: ["Navigation"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["Navigation"]),
@@ -39,6 +42,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationTesting"]),
         .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
+        .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
