@@ -28,7 +28,7 @@ extension FlowAggregates {
     }
 
     var dwellFigures: [FlowReport.DwellFigure] {
-        dwell.map { FlowReport.DwellFigure(screen: $0.key, summary: $0.value.summary) }
+        dwell.map { FlowReport.DwellFigure(screen: $0.key, summary: $0.value.summary, histogram: HistogramBin.bins(forNanoseconds: $0.value.sample)) }
             .sorted { ($1.summary.count, $0.screen) < ($0.summary.count, $1.screen) }
     }
 
@@ -41,7 +41,9 @@ extension FlowAggregates {
                 top(subpaths.filter { $0.key.count == length }.map(FlowAggregates.pathCount))
             },
             from: options.pathsFrom.map { AnchoredPaths(screen: $0, paths: top((pathsFrom[$0] ?? [:]).map(FlowAggregates.pathCount))) },
-            to: options.pathsTo.map { AnchoredPaths(screen: $0, paths: top((pathsTo[$0] ?? [:]).map(FlowAggregates.pathCount))) }
+            to: options.pathsTo.map { AnchoredPaths(screen: $0, paths: top((pathsTo[$0] ?? [:]).map(FlowAggregates.pathCount))) },
+            steps: stepFlows.map { StepFlow(step: $0.key.step, from: $0.key.from, to: $0.key.to, count: $0.value) }
+                .sorted { ($0.step, $1.count, $0.from, $0.to) < ($1.step, $0.count, $1.from, $1.to) }
         )
     }
 

@@ -41,6 +41,7 @@ struct FlowAggregates {
     var transitions: [Pair: Int] = [:]
     var dwell: [String: DurationReservoir] = [:]
     var sessionPaths: [[String]: Int] = [:]
+    var stepFlows: [StepKey: Int] = [:]
     var subpaths: [[String]: Tally] = [:]
     var pathsFrom: [String: [[String]: Tally]] = [:]
     var pathsTo: [String: [[String]: Tally]] = [:]
@@ -63,6 +64,13 @@ struct FlowAggregates {
     var doublePushes: [String: (count: Int, sessions: Int, minimum: UInt64)] = [:]
     var pingPongs: [[String]: (sessions: Int, maximum: Int)] = [:]
     var changesAfterDismiss: [String: Int] = [:]
+
+    /// A transition at one step of the session path.
+    struct StepKey: Hashable {
+        var step: Int
+        var from: String
+        var to: String
+    }
 
     /// Two names, such as a transition's ends or a leak's kind and subject type.
     struct Pair: Hashable {
@@ -126,6 +134,9 @@ struct FlowAggregates {
     private mutating func addPaths(_ path: [String]) {
         guard !path.isEmpty else { return }
         sessionPaths[PathAnalysis.truncated(path, to: options.maxPathLength), default: 0] += 1
+        for (index, (from, to)) in zip(path, path.dropFirst()).enumerated() where index + 1 < options.maxPathLength {
+            stepFlows[StepKey(step: index + 1, from: from, to: to), default: 0] += 1
+        }
         for length in options.subpathLengths {
             FlowAggregates.tally(PathAnalysis.subpaths(of: path, length: length), into: &subpaths)
         }

@@ -62,6 +62,8 @@ public struct FlowReport: Sendable, Equatable {
     public struct DwellFigure: Sendable, Equatable {
         public var screen: String
         public var summary: DurationSummary
+        /// The distribution of the kept samples, for charts.
+        public var histogram: [HistogramBin]
     }
 }
 
@@ -86,6 +88,17 @@ public struct PathFigures: Sendable, Equatable {
     public var from: [AnchoredPaths]
     /// Paths to each screen of ``ReportOptions/pathsTo``.
     public var to: [AnchoredPaths]
+    /// Transitions unrolled by step (the n-th change of a session), for sankey diagrams.
+    public var steps: [StepFlow]
+}
+
+/// How many sessions went from `from` at step `step` to `to` at step `step + 1`.
+public struct StepFlow: Sendable, Equatable {
+    /// The 1-based position of `from` in the session path.
+    public var step: Int
+    public var from: String
+    public var to: String
+    public var count: Int
 }
 
 /// The paths that start from (or lead to) one screen type.
