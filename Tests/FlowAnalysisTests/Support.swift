@@ -6,17 +6,25 @@ import XCTest
 /// that moves only when told: `wait(ms)`.
 struct SessionScript {
     let session: String
-    let run: String
+    private(set) var run: String
     private(set) var events: [Event] = []
     private var number: UInt64 = 0
     /// Milliseconds since the session started.
     private var now: UInt64 = 0
 
-    /// Starts a session of `app` with `session.start` (sessionSeq 1).
-    init(_ session: String = "s-1", run: String = "r-1", app: String = "demo") {
+    /// Starts a session of `app` with `session.start` (sessionSeq 1), `startingAt` ms after a
+    /// fixed instant.
+    init(_ session: String = "s-1", run: String = "r-1", app: String = "demo", startingAt start: UInt64 = 0) {
         self.session = session
         self.run = run
+        self.now = start
         record(.sessionStart, subject: "Session#1", payload: ["app": .string(app), "parameters": [:]])
+    }
+
+    /// Moves every event to another run.
+    mutating func setRun(_ run: String) {
+        self.run = run
+        for index in events.indices { events[index].run = run }
     }
 
     /// The sessionSeq of the last event.
