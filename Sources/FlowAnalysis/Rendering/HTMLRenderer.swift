@@ -28,6 +28,7 @@ public enum HTMLRenderer {
             body += "<h2>\(escape(section.title))</h2>\n"
             for line in section.lines { body += "<p>\(escape(line))</p>\n" }
             for table in section.tables { body += render(table) }
+            for line in section.footer { body += "<p class=\"note\">\(escape(line))</p>\n" }
         }
         body += lifecycleTrees(report.lifecycles)
         return """
@@ -117,7 +118,7 @@ public enum HTMLRenderer {
         table{border-collapse:collapse;margin:8px 0}th,td{padding:3px 10px;border-bottom:1px solid #e4e9f0;text-align:left}
         .num{text-align:right;font-variant-numeric:tabular-nums}.note{color:#5b6b82}.bad{color:#c0392b;font-weight:600}
         svg text{font-family:system-ui,sans-serif}svg .name{font-size:13px;font-weight:600;fill:#1d2633}
-        svg .detail,svg .label{font-size:11px;fill:#42526b}svg .drop{font-size:11px;fill:#c0392b}
+        svg .detail,svg .label{font-size:11px;fill:#42526b}svg .label{paint-order:stroke;stroke:#fff;stroke-width:3px}svg .drop{font-size:11px;fill:#c0392b}
         ul.tree,ul.tree ul{list-style:none;padding-left:18px;border-left:1px dotted #b5c0d0}
         """
 }

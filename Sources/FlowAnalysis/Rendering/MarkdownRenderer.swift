@@ -8,6 +8,7 @@ public enum MarkdownRenderer {
             output += "## \(escape(section.title))\n\n"
             for line in section.lines { output += escape(line) + "\n\n" }
             for table in section.tables { output += render(table) + "\n" }
+            for line in section.footer { output += escape(line) + "\n\n" }
         }
         return output
     }

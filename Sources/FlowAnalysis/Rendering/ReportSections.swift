@@ -15,6 +15,8 @@ struct ReportSection {
     var title: String
     var lines: [String] = []
     var tables: [ReportTable] = []
+    /// Lines shown after the tables.
+    var footer: [String] = []
 
     /// Every section of `report`, in reading order. Empty lists say `(none)`.
     static func sections(of report: FlowReport) -> [ReportSection] {
@@ -47,7 +49,7 @@ struct ReportSection {
                 [step.screen, "\(step.sessions)", percent(step.conversion), percent(step.stepConversion), "\(step.dropOff)",
                  step.wentInstead.map { "\($0.name) \($0.count)" }.joined(separator: ", ")]
             })
-            part.lines.append("time to convert: \(durationLine(funnel.timeToConvert))")
+            part.footer.append("time to convert: \(durationLine(funnel.timeToConvert))")
             sections.append(part)
         }
         sections.append(section("Dwell time (ms)", ["screen", "n", "median", "95% CI", "p90"], report.dwell.map { figure in
@@ -60,11 +62,11 @@ struct ReportSection {
         var lifecycles = section("Coordinator lifecycles", ["coordinator", "started", "finished", "deallocated", "unbalanced"], report.lifecycles.types.map {
             [$0.coordinator, "\($0.started)", "\($0.finished)", "\($0.deallocated)", "\($0.unbalanced)"]
         })
-        lifecycles.lines.append("unbalanced instances: \(report.lifecycles.unbalanced)")
+        lifecycles.lines = ["unbalanced instances: \(report.lifecycles.unbalanced)"]
         sections.append(lifecycles)
         var leaks = section("Leaks", ["kind", "subject", "count", "sessions"], report.leaks.groups.map { [$0.kind, $0.subjectType, "\($0.count)", "\($0.sessions)"] })
-        leaks.lines.append("leaks: \(report.leaks.count)")
-        leaks.lines += report.leaks.examples.map { "\($0.session): \($0.description)" }
+        leaks.lines = ["leaks: \(report.leaks.count)"]
+        leaks.footer = report.leaks.examples.map { "\($0.session): \($0.description)" }
         sections.append(leaks)
         sections.append(section("View-model churn", ["screen", "visits", "changes", "per visit", "reverted", "non-rendered", "hidden"], report.churn.map {
             [$0.screen, "\($0.visits)", "\($0.changes)", decimal($0.changesPerVisit), "\($0.reverted)", "\($0.nonRendered)", "\($0.hidden)"]

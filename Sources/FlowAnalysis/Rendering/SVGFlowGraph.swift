@@ -87,7 +87,7 @@ struct SVGFlowGraph {
         let (width, height) = size
         let maximum = Double(max(1, transitions.map(\.count).max() ?? 1))
         var svg = "<svg class=\"flow\" viewBox=\"0 0 \(number(width)) \(number(height))\" width=\"\(number(width))\" height=\"\(number(height))\" role=\"img\" aria-label=\"Flow graph\">\n"
-        svg += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\">"
+        svg += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"12\" markerHeight=\"12\" orient=\"auto-start-reverse\">"
         svg += "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#5b6b82\"/></marker></defs>\n"
         for transition in transitions {
             guard let from = nodes[transition.from], let to = nodes[transition.to] else { continue }

@@ -13,6 +13,7 @@ public enum TextRenderer {
             output += String(repeating: "─", count: min(width, section.title.count)) + "\n"
             for line in section.lines { output += fit(line, to: width) + "\n" }
             for table in section.tables { output += render(table, width: width) }
+            for line in section.footer { output += fit(line, to: width) + "\n" }
             output += "\n"
         }
         return output

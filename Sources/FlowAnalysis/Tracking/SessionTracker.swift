@@ -126,24 +126,17 @@ struct SessionTracker {
         lastShown[type] = time
     }
 
-    /// Keeps the events ``LeakDetector`` reads, with only the payload fields it reads.
+    /// Keeps the events ``LeakDetector`` reads, with only the payload fields it reads
+    /// (`bound` and `removed`).
     private mutating func keepForLeakDetection(_ event: Event) {
         switch event.kind {
         case .action, .deepLink, .sessionEnd, .coordinatorStart, .coordinatorFinish, .coordinatorDeinit,
-            .presenterDeinit, .screenPop:
-            var kept = event
-            kept.payload = .object([:])
-            leakEvents.append(kept)
-        case .screenPush, .screenPresent, .windowRoot, .screenDismiss:
+            .presenterDeinit, .screenPop, .viewModelChange, .screenPush, .screenPresent, .windowRoot, .screenDismiss:
             var kept = event
             var payload: [String: JSONValue] = [:]
             payload["bound"] = event.payload["bound"]
             payload["removed"] = event.payload["removed"]
             kept.payload = .object(payload)
-            leakEvents.append(kept)
-        case .viewModelChange:
-            var kept = event
-            kept.payload = .object([:])
             leakEvents.append(kept)
         default:
             break
