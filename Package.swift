@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "NavigationHost", targets: ["NavigationHost"]),
         .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
         .library(name: "SampleApps", targets: ["SampleApps"]),
+        .library(name: "FlowAnalysis", targets: ["FlowAnalysis"]),
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
@@ -36,9 +37,10 @@ let package = Package(
         .target(name: "NavigationHost", dependencies: ["Navigation"]),
         .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
         .target(name: "SampleApps", dependencies: ["Navigation"]),
+        .target(name: "FlowAnalysis", dependencies: ["Journal"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps"]),
+        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis"]),
         .executableTarget(name: "navlog-bench", dependencies: ["Navigation", "Journal", "CSQLite", "CZlib"]),
         // A writer child process for JournalTests (the kill -9 and disk-full tests).
         .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
@@ -48,6 +50,7 @@ let package = Package(
         .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
         .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
         .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
+        .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
     ],

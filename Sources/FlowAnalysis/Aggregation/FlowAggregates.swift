@@ -1,0 +1,229 @@
+import Navigation
+
+/// The running totals a report is made from; finished sessions are folded in one at a time.
+///
+/// Memory grows with the variety of what is counted, never with the number of events:
+/// - counters keyed by screen type, transition, subpath, loop or coordinator type, all
+///   bounded by the app's number of screen and coordinator types;
+/// - whole session paths, cut at ``ReportOptions/maxPathLength``: at most one key per
+///   distinct path, so at worst one per session;
+/// - dwell times and times to convert in ``DurationReservoir``s, at most
+///   ``ReportOptions/dwellSampleLimit`` values each;
+/// - at most ``ReportOptions/lifecycleTreeLimit`` trees and ``ReportOptions/topCount``
+///   examples (leaks, dead ends).
+struct FlowAggregates {
+    /// Counts of something seen in sessions: once per session and in total.
+    struct Tally {
+        var sessions = 0
+        var total = 0
+    }
+
+    struct FunnelTally {
+        var reached: [Int]
+        var wentInstead: [[String: Int]]
+        var timeToConvert: DurationReservoir
+    }
+
+    let options: ReportOptions
+    /// Whether only the core figures of a breakdown are kept (no paths, loops, trees, smells).
+    let isCoreOnly: Bool
+
+    var sessions = 0
+    var completeSessions = 0
+    var events = 0
+    var runs: Set<String> = []
+    var firstWall: Int64?
+    var lastWall: Int64?
+
+    var visits: [String: Tally] = [:]
+    var entries: [String: Int] = [:]
+    var exits: [String: Int] = [:]
+    var transitions: [Pair: Int] = [:]
+    var dwell: [String: DurationReservoir] = [:]
+    var sessionPaths: [[String]: Int] = [:]
+    var stepFlows: [StepKey: Int] = [:]
+    var subpaths: [[String]: Tally] = [:]
+    var pathsFrom: [String: [[String]: Tally]] = [:]
+    var pathsTo: [String: [[String]: Tally]] = [:]
+    var funnels: [FunnelTally]
+    var cycles: [[String]: Tally] = [:]
+    var repeats: [String: Tally] = [:]
+    var deadEnds: [String: Int] = [:]
+    var deadEndExamples: [String: [String]] = [:]
+    var deadEndSessions = 0
+
+    var coordinatorTypes: [String: LifecycleFigures.TypeBalance] = [:]
+    var coordinatorEdges: [Pair: Int] = [:]
+    var trees: [LifecycleTree] = []
+    var unbalanced = 0
+    var leakCount = 0
+    var leakGroups: [Pair: Tally] = [:]
+    var leakExamples: [LeakDetector.Leak] = []
+
+    var churn: [String: ChurnCounts] = [:]
+    var doublePushes: [String: (count: Int, sessions: Int, minimum: UInt64)] = [:]
+    var pingPongs: [[String]: (sessions: Int, maximum: Int)] = [:]
+    var changesAfterDismiss: [String: Int] = [:]
+
+    /// A transition at one step of the session path.
+    struct StepKey: Hashable {
+        var step: Int
+        var from: String
+        var to: String
+    }
+
+    /// Two names, such as a transition's ends or a leak's kind and subject type.
+    struct Pair: Hashable {
+        var first: String
+        var second: String
+    }
+
+    init(options: ReportOptions, isCoreOnly: Bool = false) {
+        self.options = options
+        self.isCoreOnly = isCoreOnly
+        self.funnels = options.funnels.map { funnel in
+            FunnelTally(
+                reached: Array(repeating: 0, count: funnel.steps.count),
+                wentInstead: Array(repeating: [:], count: funnel.steps.count),
+                timeToConvert: DurationReservoir(limit: options.dwellSampleLimit)
+            )
+        }
+    }
+
+    // MARK: - Folding a session in
+
+    mutating func add(_ record: SessionRecord) {
+        sessions += 1
+        if record.isComplete { completeSessions += 1 }
+        events += record.eventCount
+        if !record.run.isEmpty { runs.insert(record.run) }
+        firstWall = min(firstWall ?? record.firstWall, record.firstWall)
+        lastWall = max(lastWall ?? record.lastWall, record.lastWall)
+        addScreens(record)
+        addFunnels(record)
+        addLeaks(record.leaks)
+        if !isCoreOnly {
+            addPaths(record.path)
+            addLifecycle(record.lifecycle)
+            addSmells(record)
+            for (type, counts) in record.churn { churn[type, default: ChurnCounts()].add(counts) }
+        }
+    }
+
+    private mutating func addScreens(_ record: SessionRecord) {
+        let path = record.path
+        for type in Set(path) { visits[type, default: Tally()].sessions += 1 }
+        for visit in record.visits {
+            visits[visit.type, default: Tally()].total += 1
+            if let duration = visit.duration {
+                dwell[visit.type, default: DurationReservoir(limit: options.dwellSampleLimit)].add(duration)
+            }
+        }
+        for (from, to) in zip(path, path.dropFirst()) { transitions[Pair(first: from, second: to), default: 0] += 1 }
+        guard let first = path.first, let last = path.last else { return }
+        entries[first, default: 0] += 1
+        exits[last, default: 0] += 1
+        let isExpected = options.expectedEndings.contains(last) || (options.firstScreenIsExpectedEnding && last == first)
+        if !isExpected {
+            deadEndSessions += 1
+            deadEnds[last, default: 0] += 1
+            if deadEndExamples[last, default: []].count < options.topCount { deadEndExamples[last, default: []].append(record.session) }
+        }
+    }
+
+    private mutating func addPaths(_ path: [String]) {
+        guard !path.isEmpty else { return }
+        sessionPaths[PathAnalysis.truncated(path, to: options.maxPathLength), default: 0] += 1
+        for (index, (from, to)) in zip(path, path.dropFirst()).enumerated() where index + 1 < options.maxPathLength {
+            stepFlows[StepKey(step: index + 1, from: from, to: to), default: 0] += 1
+        }
+        for length in options.subpathLengths {
+            FlowAggregates.tally(PathAnalysis.subpaths(of: path, length: length), into: &subpaths)
+        }
+        for anchor in options.pathsFrom {
+            FlowAggregates.tally(PathAnalysis.paths(from: anchor, in: path, length: options.anchoredPathLength), into: &pathsFrom[anchor, default: [:]])
+        }
+        for anchor in options.pathsTo {
+            FlowAggregates.tally(PathAnalysis.paths(to: anchor, in: path, length: options.anchoredPathLength), into: &pathsTo[anchor, default: [:]])
+        }
+        FlowAggregates.tally(PathAnalysis.cycles(in: path), into: &cycles)
+        var counts: [String: Int] = [:]
+        for type in path { counts[type, default: 0] += 1 }
+        for (type, count) in counts where count > 1 {
+            repeats[type, default: Tally()].sessions += 1
+            repeats[type, default: Tally()].total += count - 1
+        }
+        var seenPairs: Set<[String]> = []
+        for alternation in PathAnalysis.alternations(in: path) where alternation.roundTrips >= options.pingPongRoundTrips {
+            let key = alternation.pair
+            var entry = pingPongs[key] ?? (0, 0)
+            if seenPairs.insert(key).inserted { entry.sessions += 1 }
+            entry.maximum = max(entry.maximum, alternation.roundTrips)
+            pingPongs[key] = entry
+        }
+    }
+
+    private mutating func addFunnels(_ record: SessionRecord) {
+        let path = record.path
+        for (index, funnel) in options.funnels.enumerated() where !funnel.steps.isEmpty {
+            let progress = PathAnalysis.progress(through: funnel.steps, in: path)
+            for step in progress.reachedIndices.indices { funnels[index].reached[step] += 1 }
+            if let next = progress.nextAfterLastStep {
+                funnels[index].wentInstead[progress.reachedIndices.count - 1][next, default: 0] += 1
+            }
+            if progress.reachedIndices.count == funnel.steps.count,
+                let first = progress.reachedIndices.first, let last = progress.reachedIndices.last
+            {
+                let (start, end) = (record.visits[first].start, record.visits[last].start)
+                funnels[index].timeToConvert.add(end >= start ? end - start : 0)
+            }
+        }
+    }
+
+    private mutating func addLifecycle(_ tree: LifecycleTree) {
+        for node in tree.nodes {
+            var balance = coordinatorTypes[node.type] ?? .init(coordinator: node.type, started: 0, finished: 0, deallocated: 0, unbalanced: 0)
+            if node.isStarted { balance.started += 1 }
+            if node.isFinished { balance.finished += 1 }
+            if node.isDeallocated { balance.deallocated += 1 }
+            if node.isUnbalanced {
+                balance.unbalanced += 1
+                unbalanced += 1
+            }
+            coordinatorTypes[node.type] = balance
+            if let parent = node.parent { coordinatorEdges[Pair(first: InstanceID.typeName(of: parent), second: node.type), default: 0] += 1 }
+        }
+        if trees.count < options.lifecycleTreeLimit, !tree.nodes.isEmpty { trees.append(tree) }
+    }
+
+    private mutating func addLeaks(_ leaks: [LeakDetector.Leak]) {
+        leakCount += leaks.count
+        var seen: Set<Pair> = []
+        for leak in leaks {
+            let key = Pair(first: leak.kind.rawValue, second: InstanceID.typeName(of: leak.subject))
+            leakGroups[key, default: Tally()].total += 1
+            if seen.insert(key).inserted { leakGroups[key, default: Tally()].sessions += 1 }
+            if leakExamples.count < options.topCount { leakExamples.append(leak) }
+            if leak.kind == .changeAfterDismiss, let screen = leak.screen {
+                changesAfterDismiss[InstanceID.typeName(of: screen), default: 0] += 1
+            }
+        }
+    }
+
+    private mutating func addSmells(_ record: SessionRecord) {
+        var seen: Set<String> = []
+        for push in record.doublePushes {
+            var entry = doublePushes[push.screenType] ?? (0, 0, push.interval)
+            entry.count += 1
+            if seen.insert(push.screenType).inserted { entry.sessions += 1 }
+            entry.minimum = min(entry.minimum, push.interval)
+            doublePushes[push.screenType] = entry
+        }
+    }
+
+    /// Adds each of `items` to its tally: once per session, and each time in total.
+    private static func tally(_ items: [[String]], into table: inout [[String]: Tally]) {
+        for item in items { table[item, default: Tally()].total += 1 }
+        for item in Set(items) { table[item, default: Tally()].sessions += 1 }
+    }
+}

@@ -1,0 +1,132 @@
+import Navigation
+
+/// Builds a ``FlowReport`` from a stream of events, one event at a time.
+///
+/// Events of different sessions may interleave; each session's events must come in order.
+/// Call ``addRun(id:labels:)`` for a run before its events, so its sessions can be filtered
+/// and broken down by label.
+///
+/// ```swift
+/// var builder = ReportBuilder(options: options)
+/// builder.addRun(id: "r-1", labels: ["version": "2.1"])
+/// for event in events { builder.consume(event) }
+/// let report = builder.finish()
+/// ```
+///
+/// Memory: a session's state lives only until its `session.end` (or ``finish()``); what stays
+/// is the aggregates (see ``FlowAggregates``), one set for the whole report and one per value
+/// of each breakdown label, plus the ids of excluded sessions that have not ended yet.
+public struct ReportBuilder {
+    public let options: ReportOptions
+    private var runLabels: [String: [String: String]] = [:]
+    private var open: [String: SessionTracker] = [:]
+    /// Sessions that are open and filtered out; their events are skipped.
+    private var excluded: Set<String> = []
+    private var total: FlowAggregates
+    /// label → value → aggregates.
+    private var breakdown: [String: [String: FlowAggregates]] = [:]
+
+    public init(options: ReportOptions = ReportOptions()) {
+        self.options = options
+        self.total = FlowAggregates(options: options)
+    }
+
+    // MARK: - Input
+
+    /// Registers the labels of a run, such as `["version": "2.1", "scenario": "checkout"]`.
+    public mutating func addRun(id: String, labels: [String: String]) {
+        runLabels[id] = labels
+    }
+
+    /// Reads the next event.
+    public mutating func consume(_ event: Event) {
+        let session = event.session
+        if excluded.contains(session) {
+            if event.kind == .sessionEnd { excluded.remove(session) }
+            return
+        }
+        if open[session] == nil {
+            guard isIncluded(firstEvent: event) else {
+                if event.kind != .sessionEnd { excluded.insert(session) }
+                return
+            }
+            open[session] = SessionTracker(session: session, run: event.run, labels: breakdownLabels(for: event), options: options)
+        }
+        open[session]!.consume(event)
+        if event.kind == .sessionEnd, let tracker = open.removeValue(forKey: session) {
+            fold(tracker)
+        }
+    }
+
+    /// Finishes the sessions still open and returns the report.
+    public mutating func finish() -> FlowReport {
+        for session in open.keys.sorted() {
+            fold(open.removeValue(forKey: session)!)
+        }
+        excluded.removeAll()
+        return FlowReport(
+            summary: total.summary,
+            screens: total.screenFigures,
+            transitions: total.transitionFigures,
+            paths: total.pathFigures,
+            funnels: total.funnelFigures,
+            dwell: total.dwellFigures,
+            loops: total.loopFigures,
+            deadEnds: total.deadEndFigures,
+            lifecycles: total.lifecycleFigures,
+            leaks: total.leakFigures,
+            churn: total.churnFigures,
+            smells: total.smellFigures,
+            breakdown: options.breakdownLabels.map { label in
+                BreakdownFigure(
+                    label: label,
+                    values: (breakdown[label] ?? [:]).sorted { $0.key < $1.key }.map { $0.value.breakdownValue(named: $0.key) }
+                )
+            }
+        )
+    }
+
+    // MARK: - Sessions
+
+    private mutating func fold(_ tracker: SessionTracker) {
+        var tracker = tracker
+        let record = tracker.finish()
+        total.add(record)
+        for label in options.breakdownLabels {
+            let value = record.labels[label] ?? "(none)"
+            breakdown[label, default: [:]][value, default: FlowAggregates(options: options, isCoreOnly: true)].add(record)
+        }
+    }
+
+    /// Whether a session whose first event is `event` passes the filters. The app is known
+    /// only from `session.start`, so a session seen from the middle fails an app filter.
+    private func isIncluded(firstEvent event: Event) -> Bool {
+        let options = self.options
+        if !options.sessions.isEmpty, !options.sessions.contains(event.session) { return false }
+        if let since = options.since, event.wallNanoseconds < since { return false }
+        if let until = options.until, event.wallNanoseconds >= until { return false }
+        if !options.labelFilter.isEmpty {
+            let labels = runLabels[event.run] ?? [:]
+            guard options.labelFilter.allSatisfy({ labels[$0.key] == $0.value }) else { return false }
+        }
+        if !options.apps.isEmpty {
+            guard event.kind == .sessionStart, let app = event.payload["app"]?.stringValue, options.apps.contains(app) else { return false }
+        }
+        return true
+    }
+
+    /// The values of the breakdown labels: the run's label, else a string field of the
+    /// `session.start` payload with that name (such as `app`).
+    private func breakdownLabels(for event: Event) -> [String: String] {
+        var values: [String: String] = [:]
+        let labels = runLabels[event.run] ?? [:]
+        for label in options.breakdownLabels {
+            if let value = labels[label] {
+                values[label] = value
+            } else if event.kind == .sessionStart, let value = event.payload[label]?.stringValue {
+                values[label] = value
+            }
+        }
+        return values
+    }
+}

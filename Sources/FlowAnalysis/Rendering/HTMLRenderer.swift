@@ -1,0 +1,124 @@
+/// Renders a report as one self-contained HTML file: inline CSS and SVG, no scripts, fonts,
+/// images or links to anywhere else, so it opens the same offline or as a CI artifact.
+///
+/// It shows, top to bottom: the figures at a glance, the flow graph, funnels, dwell-time
+/// histograms, the tables (transitions, dead ends, loops, leaks, churn, smells) and the
+/// coordinator trees.
+public enum HTMLRenderer {
+    /// How many dwell histograms the page shows, busiest screens first.
+    static let histogramLimit = 12
+
+    /// Returns the HTML page of `report`.
+    public static func render(_ report: FlowReport, title: String = "navlog report") -> String {
+        var body = "<h1>\(escape(title))</h1>\n"
+        body += overview(report)
+        body += "<h2>Flows</h2>\n<p class=\"note\">Boxes are screens (visits · median dwell); arrows are transitions (count · share of the screen's departures). Blue border: sessions start here; red: dead end.</p>\n"
+        body += report.screens.isEmpty ? "<p>(no screens)</p>\n" : "<div class=\"scroll\">\(SVGFlowGraph(report: report).render())</div>\n"
+        if !report.funnels.isEmpty {
+            body += "<h2>Funnels</h2>\n"
+            for funnel in report.funnels {
+                body += "<h3>\(escape(funnel.name))</h3>\n<div class=\"scroll\">\(SVGCharts.funnel(funnel))</div>\n"
+                body += "<p class=\"note\">Time to convert: \(escape(ReportSection.durationLine(funnel.timeToConvert)))</p>\n"
+            }
+        }
+        body += "<h2>Dwell time</h2>\n<div class=\"charts\">\n"
+        body += report.dwell.prefix(histogramLimit).map(SVGCharts.histogram).joined(separator: "\n")
+        body += "\n</div>\n"
+        for section in ReportSection.sections(of: report).dropFirst() {
+            body += "<h2>\(escape(section.title))</h2>\n"
+            for line in section.lines { body += "<p>\(escape(line))</p>\n" }
+            for table in section.tables { body += render(table) }
+            for line in section.footer { body += "<p class=\"note\">\(escape(line))</p>\n" }
+        }
+        body += lifecycleTrees(report.lifecycles)
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title))</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+            \(body)</body>
+            </html>
+
+            """
+    }
+
+    // MARK: - Parts
+
+    private static func overview(_ report: FlowReport) -> String {
+        let figures: [(String, String)] = [
+            ("sessions", "\(report.summary.sessions)"), ("events", "\(report.summary.events)"),
+            ("screens", "\(report.screens.count)"), ("transitions", "\(report.transitions.reduce(0) { $0 + $1.count })"),
+            ("dead-end sessions", "\(report.deadEnds.reduce(0) { $0 + $1.sessions })"), ("leaks", "\(report.leaks.count)"),
+        ]
+        return "<div class=\"figures\">" + figures.map { "<div><b>\(escape($0.1))</b><span>\(escape($0.0))</span></div>" }.joined() + "</div>\n"
+    }
+
+    static func render(_ table: ReportTable) -> String {
+        var html = "<table><thead><tr>"
+        html += table.headers.enumerated().map { "<th\(table.numericColumns.contains($0.offset) ? " class=\"num\"" : "")>\(escape($0.element))</th>" }.joined()
+        html += "</tr></thead><tbody>\n"
+        for row in table.rows {
+            html += "<tr>" + row.enumerated().map { "<td\(table.numericColumns.contains($0.offset) ? " class=\"num\"" : "")>\(escape($0.element))</td>" }.joined() + "</tr>\n"
+        }
+        return html + "</tbody></table>\n"
+    }
+
+    private static func lifecycleTrees(_ lifecycles: LifecycleFigures) -> String {
+        guard !lifecycles.trees.isEmpty else { return "" }
+        var html = "<h2>Coordinator trees</h2>\n<p class=\"note\">The first sessions' coordinators: ✓ finished, ♻ deallocated; <span class=\"bad\">leak?</span> finished but never deallocated, <span class=\"bad\">unbalanced</span> start without finish.</p>\n"
+        for tree in lifecycles.trees {
+            html += "<details><summary>\(escape(tree.session)) (\(tree.nodes.count) coordinators)</summary>\n<ul class=\"tree\">"
+            for root in tree.roots { html += item(root, in: tree, depth: 0) }
+            html += "</ul></details>\n"
+        }
+        return html
+    }
+
+    private static func item(_ node: LifecycleTree.Node, in tree: LifecycleTree, depth: Int) -> String {
+        var badges: [String] = []
+        if node.isFinished { badges.append("✓") }
+        if node.isDeallocated { badges.append("♻") }
+        var html = "<li>\(escape(node.coordinator)) \(badges.joined(separator: " "))"
+        if node.isFinished && !node.isDeallocated { html += " <span class=\"bad\">leak?</span>" }
+        if node.isUnbalanced { html += " <span class=\"bad\">unbalanced</span>" }
+        let children = node.children.compactMap { tree.node($0) }
+        if !children.isEmpty, depth < 32 {
+            html += "<ul>" + children.map { item($0, in: tree, depth: depth + 1) }.joined() + "</ul>"
+        }
+        return html + "</li>"
+    }
+
+    /// Escapes text for HTML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    private static let style = """
+        body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#1d2633}
+        h1{font-size:22px}h2{font-size:17px;margin-top:32px;border-bottom:1px solid #d6dde8;padding-bottom:4px}h3{font-size:15px}
+        .figures{display:flex;flex-wrap:wrap;gap:12px}.figures div{background:#f3f6fa;border-radius:8px;padding:10px 16px;min-width:110px}
+        .figures b{display:block;font-size:22px}.figures span{color:#5b6b82}
+        .scroll{overflow-x:auto}.charts{display:flex;flex-wrap:wrap;gap:12px}
+        table{border-collapse:collapse;margin:8px 0}th,td{padding:3px 10px;border-bottom:1px solid #e4e9f0;text-align:left}
+        .num{text-align:right;font-variant-numeric:tabular-nums}.note{color:#5b6b82}.bad{color:#c0392b;font-weight:600}
+        svg text{font-family:system-ui,sans-serif}svg .name{font-size:13px;font-weight:600;fill:#1d2633}
+        svg .detail,svg .label{font-size:11px;fill:#42526b}svg .label{paint-order:stroke;stroke:#fff;stroke-width:3px}svg .drop{font-size:11px;fill:#c0392b}
+        ul.tree,ul.tree ul{list-style:none;padding-left:18px;border-left:1px dotted #b5c0d0}
+        """
+}

@@ -1,0 +1,89 @@
+import Navigation
+
+/// The coordinators of one session as a tree, with what happened to each.
+public struct LifecycleTree: Sendable, Equatable {
+    /// One coordinator instance.
+    public struct Node: Sendable, Equatable {
+        /// The instance, such as `DetailCoordinator#2`.
+        public var coordinator: String
+        /// The instance that coordinated to it, if any.
+        public var parent: String?
+        public var isStarted: Bool
+        public var isFinished: Bool
+        public var isDeallocated: Bool
+        /// The instances it coordinated to, in order.
+        public var children: [String]
+
+        /// The type name, such as `DetailCoordinator`.
+        public var type: String { InstanceID.typeName(of: coordinator) }
+
+        /// Whether start and finish do not pair up: started and never finished, or finished
+        /// without a recorded start.
+        public var isUnbalanced: Bool { isStarted != isFinished }
+    }
+
+    public var session: String
+    /// Every coordinator, in order of first appearance.
+    public var nodes: [Node]
+
+    /// The coordinators without a parent in the session: the tree's roots.
+    public var roots: [Node] {
+        let ids = Set(nodes.map(\.coordinator))
+        return nodes.filter { node in node.parent.map { !ids.contains($0) } ?? true }
+    }
+
+    /// The node for `coordinator`.
+    public func node(_ coordinator: String) -> Node? {
+        nodes.first { $0.coordinator == coordinator }
+    }
+}
+
+/// Follows the coordinator events of one session and builds its ``LifecycleTree``.
+struct LifecycleTracker {
+    private var order: [String] = []
+    private var nodes: [String: LifecycleTree.Node] = [:]
+
+    /// Updates the tree with a coordinator event; other kinds are ignored.
+    mutating func consume(_ event: Event) {
+        switch event.kind {
+        case .coordinatorStart:
+            update(event.subject) { node in
+                node.isStarted = true
+                if let parent = event.parent { node.parent = parent }
+            }
+            if let parent = event.parent { adopt(event.subject, by: parent) }
+        case .coordinatorCoordinate:
+            guard let child = event.payload["child"]?.stringValue else { return }
+            update(event.subject) { _ in }
+            update(child) { node in node.parent = event.subject }
+            adopt(child, by: event.subject)
+        case .coordinatorFinish:
+            update(event.subject) { $0.isFinished = true }
+        case .coordinatorDeinit:
+            update(event.subject) { $0.isDeallocated = true }
+        default:
+            return
+        }
+    }
+
+    /// Returns the tree of everything seen.
+    func tree(session: String) -> LifecycleTree {
+        LifecycleTree(session: session, nodes: order.compactMap { nodes[$0] })
+    }
+
+    private mutating func update(_ coordinator: String, _ change: (inout LifecycleTree.Node) -> Void) {
+        if nodes[coordinator] == nil {
+            order.append(coordinator)
+            nodes[coordinator] = LifecycleTree.Node(
+                coordinator: coordinator, parent: nil, isStarted: false, isFinished: false, isDeallocated: false, children: []
+            )
+        }
+        change(&nodes[coordinator]!)
+    }
+
+    private mutating func adopt(_ child: String, by parent: String) {
+        update(parent) { node in
+            if !node.children.contains(child) { node.children.append(child) }
+        }
+    }
+}

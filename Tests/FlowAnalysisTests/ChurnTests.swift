@@ -1,0 +1,57 @@
+@testable import FlowAnalysis
+import Navigation
+import XCTest
+
+final class ChurnTests: XCTestCase {
+    func testRevertedNonRenderedAndHiddenChanges() throws {
+        var script = SessionScript()
+        script.launch()
+        let presenter = "HomePresenter#1"
+        let s0: [String: JSONValue] = ["loading": true, "cursor": 0, "items": []]
+        var s1 = s0
+        s1["loading"] = false
+        var s2 = s0
+        s2["cursor"] = 1
+        var s3 = s0
+        s3["items"] = ["a"]
+        var s4 = s3
+        s4["items"] = ["a", "b"]
+        script.change(presenter, on: "Home#1", from: s0, to: s1)  // c1
+        script.change(presenter, on: "Home#1", from: s1, to: s0)  // c2: back to s0, so c1 and c2 are reverted
+        script.change(presenter, on: "Home#1", from: s0, to: s2)  // c3: cursor only, not rendered
+        script.change(presenter, on: "Home#1", from: s2, to: s0)  // c4: not rendered; its loop holds no rendered change
+        script.change(presenter, on: "Home#1", from: s0, to: s3)  // c5: a real change
+        let tap = script.action("detail", on: "Home#1")
+        script.push("Detail#1", cause: tap)
+        script.change(presenter, on: "Home#1", from: s3, to: s4)  // c6: while Detail is visible
+        script.pop("Detail#1", to: "Home#1", by: "user_back")
+        script.change(presenter, on: "Home#1", from: s4, to: s3)  // c7: a new visit, so not a revert of c6
+        script.end()
+
+        let report = makeReport([script], options: ReportOptions(nonRenderedFields: ["HomeViewModel.cursor"]))
+        let home = try XCTUnwrap(report.churn.first)
+        XCTAssertEqual(report.churn.count, 1)
+        XCTAssertEqual(home.screen, "Home")
+        XCTAssertEqual(home.visits, 2)
+        XCTAssertEqual(home.changes, 7)
+        XCTAssertEqual(home.changesPerVisit, 3.5)
+        XCTAssertEqual(home.reverted, 2)
+        XCTAssertEqual(home.nonRendered, 2)
+        XCTAssertEqual(home.ineffective, 4)
+        XCTAssertEqual(home.hidden, 1)
+    }
+
+    func testFieldNamesWithoutATypeMatchEveryViewModel() {
+        let options = ReportOptions(nonRenderedFields: ["cursor"])
+        XCTAssertTrue(options.isNonRendered(field: "cursor", viewModel: "AnyViewModel"))
+        XCTAssertFalse(options.isNonRendered(field: "title", viewModel: "AnyViewModel"))
+    }
+
+    func testPreviousSnapshotIsRebuiltFromTheChange() {
+        let payload: JSONValue = [
+            "snapshot": ["a": 2, "b": "x", "c": true], "changed": ["a", "c"], "previous": ["a": 1, "c": nil],
+        ]
+        // a goes back to 1; c was absent (written as null), so it is removed.
+        XCTAssertEqual(ChurnTracker.previousSnapshot(of: payload), ["a": 1, "b": "x"])
+    }
+}

@@ -1,0 +1,71 @@
+@testable import FlowAnalysis
+import Navigation
+import NavigationHost
+import NavigationTesting
+import XCTest
+
+/// Real sessions of the demo app, run by scenario through `SessionCore`, then reported on.
+final class EndToEndTests: XCTestCase {
+    private func runSession(_ id: String, script: String, parameters: [String: String] = [:], into sink: MemoryEventSink) throws {
+        let app = DemoApp.definition
+        let session = try SessionCore(id: id, app: app, parameters: try app.resolveParameters(parameters), sink: sink)
+        let outcome = ScenarioRunner.run(try ScenarioParser.parse(script, source: "\(id).scenario"), on: session)
+        XCTAssertNil(outcome.failure, outcome.failure.map { "\($0)" } ?? "")
+        session.end()
+    }
+
+    func testReportOnScriptedSessions() throws {
+        let sink = MemoryEventSink()
+        // s-1: Home → Detail (tap) → Home (back) → Sheet (tap) → Home (swipe) → Detail (deep link).
+        try runSession("s-1", script: """
+            expect screen Home
+            wait 250ms
+            tap detail
+            wait 1s
+            back
+            tap sheet
+            wait 2s
+            dismiss
+            deeplink demo://detail
+            expect stack Home Detail
+            """, into: sink)
+        // s-2: Home → Detail as a full-screen modal with no way back, so the session ends there.
+        try runSession("s-2", script: "wait\ntap detail\nwait 3s", parameters: ["broken": "true"], into: sink)
+
+        var builder = ReportBuilder(options: ReportOptions(funnels: [Funnel(name: "detail", steps: ["Home", "Detail"])]))
+        builder.addRun(id: "", labels: [:])
+        for event in sink.events { builder.consume(event) }
+        let report = builder.finish()
+
+        XCTAssertEqual(report.summary.sessions, 2)
+        XCTAssertEqual(report.summary.completeSessions, 2)
+        XCTAssertEqual(report.summary.events, sink.events.count)
+        // Home → Detail: s-1 twice (tap, deep link), s-2 once; the other moves once each.
+        XCTAssertEqual(transitionList(report), ["Home>Detail:3", "Detail>Home:1", "Home>Sheet:1", "Sheet>Home:1"])
+        // Home departs 4 times: 3 to Detail, 1 to Sheet.
+        XCTAssertEqual(report.transitions.first?.share, 0.75)
+        // Both sessions end on Detail, which is not their first screen.
+        XCTAssertEqual(report.deadEnds.map(\.screen), ["Detail"])
+        XCTAssertEqual(report.deadEnds.first?.examples, ["s-1", "s-2"])
+        // Both sessions reach Detail after Home.
+        XCTAssertEqual(report.funnels.first?.steps.map(\.sessions), [2, 2])
+        // The scripted waits move the clock: Detail is seen for at least 1 s (s-1's first
+        // visit) and 3 s (s-2); the sheet for at least 2 s.
+        let detail = try XCTUnwrap(report.dwell.first { $0.screen == "Detail" })
+        XCTAssertEqual(detail.summary.count, 3)
+        XCTAssertGreaterThanOrEqual(detail.summary.p90Milliseconds ?? 0, 3000)
+        XCTAssertGreaterThanOrEqual(report.dwell.first { $0.screen == "Sheet" }?.summary.medianMilliseconds ?? 0, 2000)
+        // The list loads while Home is visible: one view-model change per session, not reverted.
+        XCTAssertEqual(report.churn.map(\.screen), ["Home"])
+        XCTAssertEqual(report.churn.first?.changes, 2)
+        XCTAssertEqual(report.churn.first?.reverted, 0)
+        // The runtime tears everything down cleanly: balanced lifecycles, no leaks.
+        XCTAssertEqual(report.lifecycles.types.map(\.coordinator), ["HomeCoordinator"])
+        XCTAssertEqual(report.lifecycles.unbalanced, 0)
+        XCTAssertEqual(report.leaks.count, 0)
+
+        for format in ReportFormat.allCases {
+            XCTAssertFalse(report.rendered(as: format).isEmpty, "\(format)")
+        }
+    }
+}
