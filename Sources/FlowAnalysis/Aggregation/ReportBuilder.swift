@@ -40,7 +40,9 @@ public struct ReportBuilder {
 
     /// Reads the next event.
     public mutating func consume(_ event: Event) {
-        let session = event.session
+        // Session names repeat across runs (every scripted run has an `s-1`), so a session is
+        // its run and its name.
+        let session = event.run + "\u{1F}" + event.session
         if excluded.contains(session) {
             if event.kind == .sessionEnd { excluded.remove(session) }
             return
@@ -50,7 +52,7 @@ public struct ReportBuilder {
                 if event.kind != .sessionEnd { excluded.insert(session) }
                 return
             }
-            open[session] = SessionTracker(session: session, run: event.run, labels: breakdownLabels(for: event), options: options)
+            open[session] = SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options)
         }
         open[session]!.consume(event)
         if event.kind == .sessionEnd, let tracker = open.removeValue(forKey: session) {

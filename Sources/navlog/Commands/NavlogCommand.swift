@@ -16,6 +16,7 @@ struct NavlogCommand: ParsableCommand {
             CommandNode(ExploreCommand.self),
             CommandNode(ShowCommand.self),
             CommandNode(TailCommand.self),
+            CommandNode(ReportCommand.self),
             CommandNode(VerifyCommand.self),
             CommandNode(DemoCommand.self),
         ]

@@ -1,0 +1,123 @@
+import FlowAnalysis
+import Foundation
+import Journal
+import Navigation
+
+/// `navlog report`: flows, funnels, dwell times, lifecycles and leaks from journals.
+struct ReportCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Report how people move through the app: transitions, paths, funnels, dwell, leaks.",
+        discussion: """
+            Reads journal files and directories as a stream (memory stays flat in the number of \
+            events) and prints a report. --output json follows the schema in docs/REPORT.md; \
+            html is one self-contained file with the flow graph, funnels and dwell histograms.
+            """,
+        arguments: [EventQuery.argument],
+        options: [
+            .value("journal", short: "j", "DIR", help: "A journal directory or file to read; same as a PATH argument.", repeatable: true),
+            .value("output", short: "o", "FORMAT", help: "text, json, markdown, dot, mermaid or html.", default: "text"),
+            .value("label", "KEY=VALUE", help: "Only runs with this label.", repeatable: true),
+            .value("app", "NAME", help: "Only sessions of this app.", repeatable: true),
+            .value("session", "ID", help: "Only this session.", repeatable: true),
+            .value("since", "TIME", help: "Only sessions starting at or after TIME (RFC 3339, or --since=-1h)."),
+            .value("until", "TIME", help: "Only sessions starting before TIME."),
+            .value("funnel", "[NAME=]A,B,C", help: "A funnel over these screens, in order.", repeatable: true),
+            .value("from", "SCREEN", help: "Show the paths that start at SCREEN.", repeatable: true),
+            .value("to", "SCREEN", help: "Show the paths that end at SCREEN.", repeatable: true),
+            .value("ending", "SCREEN", help: "A screen where a session may end without being a dead end.", repeatable: true),
+            .value("breakdown", "LABEL", help: "Break the core figures down by this run label, such as app_version.", repeatable: true),
+            .value("top", "N", help: "How many paths to list.", default: "10"),
+            .value("width", "COLUMNS", help: "Text width (default: the terminal's, or 100)."),
+            .value("double-push-ms", "MS", help: "Pushing the same screen twice within this is a smell.", default: "1000"),
+        ]
+    )
+
+    let paths: [String]
+    let format: ReportFormat
+    let options: ReportOptions
+    let width: Int
+
+    init(_ arguments: ParsedArguments) throws {
+        var paths = arguments.positionals + arguments.values("journal")
+        if paths.isEmpty {
+            guard FileManager.default.fileExists(atPath: "journal") else {
+                throw UsageError("give a journal directory or file (PATH or --journal); ./journal does not exist")
+            }
+            paths = ["journal"]
+        }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("journal '\(path)' does not exist")
+        }
+        self.paths = paths
+        let name = try arguments.choice("output", ReportFormat.allCases.map(\.rawValue), default: "text")
+        format = ReportFormat(rawValue: name)!
+        var options = ReportOptions()
+        options.labelFilter = Dictionary(try arguments.keyValues("label"), uniquingKeysWith: { $1 })
+        options.apps = Set(arguments.values("app"))
+        options.sessions = Set(arguments.values("session"))
+        options.since = try arguments.value("since").map { try EventQuery.parseTime($0, option: "since") }
+        options.until = try arguments.value("until").map { try EventQuery.parseTime($0, option: "until") }
+        options.funnels = try arguments.values("funnel").enumerated().map { index, text in
+            var name = "funnel \(index + 1)"
+            var list = text
+            if let equals = text.firstIndex(of: "=") {
+                name = String(text[..<equals])
+                list = String(text[text.index(after: equals)...])
+            }
+            let steps = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard steps.count >= 2 else { throw UsageError("option '--funnel' needs at least two screens, as A,B[,C...]: '\(text)'") }
+            return Funnel(name: name, steps: steps)
+        }
+        options.pathsFrom = arguments.values("from")
+        options.pathsTo = arguments.values("to")
+        options.expectedEndings = Set(arguments.values("ending"))
+        options.breakdownLabels = arguments.values("breakdown")
+        options.topCount = try arguments.integer("top", in: 1...10_000) ?? 10
+        options.doublePushInterval = UInt64(try arguments.integer("double-push-ms", in: 1...3_600_000) ?? 1000) * 1_000_000
+        self.options = options
+        width = try arguments.integer("width", in: 40...1000) ?? ReportCommand.terminalWidth()
+    }
+
+    func run() async throws -> Int32 {
+        var builder = ReportBuilder(options: options)
+        var filter = EventFilter()
+        if !options.sessions.isEmpty { filter.sessions = options.sessions }
+        let reader = JournalReader(paths: paths)
+        let files = reader.files()
+        do {
+            for run in try reader.runs() { builder.addRun(id: run.id, labels: run.labels) }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let showsProgress = Output.isInteractive && files.count > 1
+        // Files of one directory hold increasing seqs, so reading them one by one keeps each
+        // session in order; and it lets progress name the file.
+        for (index, file) in files.enumerated() {
+            if showsProgress { Output.standardError("\r\u{1B}[Kreading \(index + 1)/\(files.count) \(file)") }
+            var iterator = JournalReader(paths: [file]).events(matching: filter)
+            do {
+                while let event = try iterator.next() { builder.consume(event) }
+            } catch {
+                if showsProgress { Output.standardError("\r\u{1B}[K") }
+                throw CommandFailure("\(error)")
+            }
+        }
+        if showsProgress { Output.standardError("\r\u{1B}[K") }
+        let report = builder.finish()
+        var text = report.rendered(as: format, width: width)
+        if !text.hasSuffix("\n") { text += "\n" }
+        Output.standardOutput(text)
+        return ExitCode.success
+    }
+
+    /// The width of the terminal on stdout, else `COLUMNS`, else 100.
+    static func terminalWidth() -> Int {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 40 {
+            return Int(size.ws_col)
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 40 { return columns }
+        return 100
+    }
+}
