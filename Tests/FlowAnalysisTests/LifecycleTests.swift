@@ -15,20 +15,21 @@ final class LifecycleTests: XCTestCase {
         let tap = script.action("detail", on: "Home#1")  // 5
         let coordinate = script.record(.coordinatorCoordinate, subject: "AppCoordinator#1", cause: tap, payload: ["child": "DetailCoordinator#1"])  // 6
         let child = script.record(.coordinatorStart, subject: "DetailCoordinator#1", cause: coordinate, parent: "AppCoordinator#1")  // 7
+        script.record(.presenterInit, subject: "DetailPresenter#1", cause: child)  // 8
         script.record(
             .screenPush, subject: "DetailCoordinator#1", screen: "Detail#1", cause: child,
             payload: ["stack": "NavigationStack#1", "depth": 2, "bound": ["DetailPresenter#1"]]
-        )  // 8
+        )  // 9
         let pop = script.record(
             .screenPop, subject: "DetailCoordinator#1", screen: "Detail#1",
             payload: ["stack": "NavigationStack#1", "by": "user_back", "depth": 1, "to": "Home#1"]
-        )  // 9
-        script.record(.coordinatorFinish, subject: "DetailCoordinator#1", cause: pop, parent: "AppCoordinator#1")  // 10
-        script.change("DetailPresenter#1", on: "Detail#1", from: ["title": "a"], to: ["title": "b"], viewModel: "DetailViewModel")  // 11
-        let list = script.record(.coordinatorCoordinate, subject: "AppCoordinator#1", payload: ["child": "ListCoordinator#1"])  // 12
-        script.record(.coordinatorStart, subject: "ListCoordinator#1", cause: list, parent: "AppCoordinator#1")  // 13
-        script.record(.coordinatorFinish, subject: "AppCoordinator#1", cause: nil)  // 14
-        script.record(.coordinatorDeinit, subject: "AppCoordinator#1", cause: nil)  // 15
+        )  // 10
+        script.record(.coordinatorFinish, subject: "DetailCoordinator#1", cause: pop, parent: "AppCoordinator#1")  // 11
+        script.change("DetailPresenter#1", on: "Detail#1", from: ["title": "a"], to: ["title": "b"], viewModel: "DetailViewModel")  // 12
+        let list = script.record(.coordinatorCoordinate, subject: "AppCoordinator#1", payload: ["child": "ListCoordinator#1"])  // 13
+        script.record(.coordinatorStart, subject: "ListCoordinator#1", cause: list, parent: "AppCoordinator#1")  // 14
+        script.record(.coordinatorFinish, subject: "AppCoordinator#1", cause: nil)  // 15
+        script.record(.coordinatorDeinit, subject: "AppCoordinator#1", cause: nil)  // 16
         script.end()
         return script
     }
@@ -54,12 +55,12 @@ final class LifecycleTests: XCTestCase {
         let report = makeReport([script])
         // The same findings LeakDetector gives on the raw stream, in its order.
         XCTAssertEqual(report.leaks.examples, LeakDetector.leaks(in: script.events))
-        // Screen left at 9 with the presenter alive; finished at 10, never deallocated; a
-        // view-model change at 11 after Detail#1 left.
+        // Screen left at 10 with the presenter alive; finished at 11, never deallocated; a
+        // view-model change at 12 after Detail#1 left.
         XCTAssertEqual(report.leaks.examples.map { "\($0.kind.rawValue) \($0.subject) \($0.sessionSeq)" }, [
-            "presenter_outlived_screen DetailPresenter#1 9",
-            "finished_not_deallocated DetailCoordinator#1 10",
-            "viewmodel_change_after_dismiss DetailPresenter#1 11",
+            "presenter_outlived_screen DetailPresenter#1 10",
+            "finished_not_deallocated DetailCoordinator#1 11",
+            "viewmodel_change_after_dismiss DetailPresenter#1 12",
         ])
         XCTAssertEqual(report.leaks.count, 3)
         XCTAssertEqual(report.leaks.groups.map { "\($0.kind) \($0.subjectType) \($0.count)" }, [

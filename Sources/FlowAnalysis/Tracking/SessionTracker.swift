@@ -126,20 +126,8 @@ struct SessionTracker {
         lastShown[type] = time
     }
 
-    /// Keeps the events ``LeakDetector`` reads, with only the payload fields it reads
-    /// (`bound` and `removed`).
+    /// Keeps what ``LeakDetector`` reads of `event`, and nothing else.
     private mutating func keepForLeakDetection(_ event: Event) {
-        switch event.kind {
-        case .action, .deepLink, .sessionEnd, .coordinatorStart, .coordinatorFinish, .coordinatorDeinit,
-            .presenterDeinit, .screenPop, .viewModelChange, .screenPush, .screenPresent, .windowRoot, .screenDismiss:
-            var kept = event
-            var payload: [String: JSONValue] = [:]
-            payload["bound"] = event.payload["bound"]
-            payload["removed"] = event.payload["removed"]
-            kept.payload = .object(payload)
-            leakEvents.append(kept)
-        default:
-            break
-        }
+        if let kept = LeakDetector.relevantPart(of: event) { leakEvents.append(kept) }
     }
 }

@@ -36,6 +36,23 @@ public enum LeakDetector {
         }
     }
 
+    /// Returns `event` cut down to what ``leaks(in:)`` reads, or nil when it reads nothing of
+    /// it; a consumer that keeps a long session's events for leak detection keeps only these.
+    public static func relevantPart(of event: Event) -> Event? {
+        switch event.kind {
+        case .action, .deepLink, .sessionEnd, .coordinatorStart, .coordinatorFinish, .coordinatorDeinit,
+            .presenterInit, .presenterDeinit, .screenPop, .viewModelChange, .screenPush, .screenPresent,
+            .windowRoot, .screenDismiss:
+            var kept = event
+            var payload: [String: JSONValue] = [:]
+            for key in ["bound", "removed", "root", "content"] { payload[key] = event.payload[key] }
+            kept.payload = .object(payload)
+            return kept
+        default:
+            return nil
+        }
+    }
+
     /// Returns the leaks in `events`, which may hold many sessions; each session's events must
     /// be in order. A session without `session.end` is judged on what it has so far.
     public static func leaks(in events: [Event]) -> [Leak] {
