@@ -18,44 +18,12 @@ enum Baselines {
     /// transactions, WAL.
     static func sqliteRows(_ events: [Event], directory: String, batch: Int) -> Measurement {
         let path = directory + "/baseline-rows.sqlite"
-        var database: OpaquePointer?
-        precondition(sqlite3_open(path, &database) == SQLITE_OK)
-        func exec(_ sql: String) { precondition(sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK, sql) }
-        exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
-        exec("""
-            CREATE TABLE event(seq INTEGER PRIMARY KEY, time_ns INTEGER, mono_ns INTEGER, run TEXT, session TEXT,
-            session_seq INTEGER, kind TEXT, subject TEXT, screen TEXT, cause INTEGER, parent TEXT, payload TEXT)
-            """)
-        var statement: OpaquePointer?
-        precondition(sqlite3_prepare_v2(database, "INSERT INTO event VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", -1, &statement, nil) == SQLITE_OK)
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        func bind(_ index: Int32, _ text: String?) {
-            if let text { sqlite3_bind_text(statement, index, text, -1, transient) } else { sqlite3_bind_null(statement, index) }
-        }
+        let writer = RowWriter(path: path, batch: batch)
         let start = monotonicSeconds()
-        exec("BEGIN")
-        for (offset, event) in events.enumerated() {
-            if offset > 0 && offset % batch == 0 { exec("COMMIT; BEGIN") }
-            sqlite3_bind_int64(statement, 1, Int64(offset + 1))
-            sqlite3_bind_int64(statement, 2, event.wallNanoseconds)
-            sqlite3_bind_int64(statement, 3, Int64(bitPattern: event.monotonicNanoseconds))
-            bind(4, "r-bench")
-            bind(5, event.session)
-            sqlite3_bind_int64(statement, 6, Int64(event.sessionSeq))
-            bind(7, event.kind.rawValue)
-            bind(8, event.subject)
-            bind(9, event.screen)
-            if let cause = event.cause { sqlite3_bind_int64(statement, 10, Int64(cause)) } else { sqlite3_bind_null(statement, 10) }
-            bind(11, event.parent)
-            bind(12, event.payload.serialized())
-            precondition(sqlite3_step(statement) == SQLITE_DONE)
-            sqlite3_reset(statement)
-        }
-        exec("COMMIT")
+        writer.insert(events)
+        writer.commit()
         let seconds = monotonicSeconds() - start
-        sqlite3_finalize(statement)
-        exec("PRAGMA wal_checkpoint(TRUNCATE)")
-        sqlite3_close(database)
+        writer.close()
         return Measurement(name: "A sqlite rows", bytes: fileBytes(path) + fileBytes(path + "-wal"), seconds: seconds, events: events.count)
     }
 
@@ -109,4 +77,72 @@ func monotonicSeconds() -> Double {
 func fileBytes(_ path: String) -> Int64 {
     var status = stat()
     return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+}
+
+/// Baseline A's table, written a batch at a time: one row per event, payload as JSON text,
+/// a prepared statement, one transaction per `batch` rows, WAL.
+final class RowWriter {
+    private var database: OpaquePointer?
+    private var statement: OpaquePointer?
+    private let batch: Int
+    private var rowsInTransaction = 0
+    private var nextRow: Int64 = 1
+
+    init(path: String, batch: Int) {
+        self.batch = batch
+        precondition(sqlite3_open(path, &database) == SQLITE_OK, "cannot open \(path)")
+        exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        exec("""
+            CREATE TABLE event(seq INTEGER PRIMARY KEY, time_ns INTEGER, mono_ns INTEGER, run TEXT, session TEXT,
+            session_seq INTEGER, kind TEXT, subject TEXT, screen TEXT, cause INTEGER, parent TEXT, payload TEXT)
+            """)
+        precondition(sqlite3_prepare_v2(database, "INSERT INTO event VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", -1, &statement, nil) == SQLITE_OK)
+        exec("BEGIN")
+    }
+
+    private func exec(_ sql: String) {
+        precondition(sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK, sql)
+    }
+
+    func insert(_ events: [Event]) {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        func bind(_ index: Int32, _ text: String?) {
+            if let text { sqlite3_bind_text(statement, index, text, -1, transient) } else { sqlite3_bind_null(statement, index) }
+        }
+        for event in events {
+            if rowsInTransaction == batch {
+                exec("COMMIT; BEGIN")
+                rowsInTransaction = 0
+            }
+            sqlite3_bind_int64(statement, 1, nextRow)
+            sqlite3_bind_int64(statement, 2, event.wallNanoseconds)
+            sqlite3_bind_int64(statement, 3, Int64(bitPattern: event.monotonicNanoseconds))
+            bind(4, "r-bench")
+            bind(5, event.session)
+            sqlite3_bind_int64(statement, 6, Int64(event.sessionSeq))
+            bind(7, event.kind.rawValue)
+            bind(8, event.subject)
+            bind(9, event.screen)
+            if let cause = event.cause { sqlite3_bind_int64(statement, 10, Int64(cause)) } else { sqlite3_bind_null(statement, 10) }
+            bind(11, event.parent)
+            bind(12, event.payload.serialized())
+            precondition(sqlite3_step(statement) == SQLITE_DONE)
+            sqlite3_reset(statement)
+            nextRow += 1
+            rowsInTransaction += 1
+        }
+    }
+
+    /// Commits the open transaction and starts another.
+    func commit() {
+        exec("COMMIT; BEGIN")
+        rowsInTransaction = 0
+    }
+
+    func close() {
+        exec("COMMIT")
+        sqlite3_finalize(statement)
+        exec("PRAGMA wal_checkpoint(TRUNCATE)")
+        sqlite3_close(database)
+    }
 }

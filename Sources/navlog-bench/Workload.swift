@@ -43,6 +43,25 @@ struct Workload {
         var tab = 0
     }
 
+    /// Returns at least `count` events in arrival order, ending on a whole step, so calling it
+    /// again continues every session where it stopped.
+    mutating func makeChunk(count: Int, activeSessions: Int = 48) -> [Event] {
+        var events: [Event] = []
+        events.reserveCapacity(count + 64)
+        while events.count < count {
+            if sessions.count < activeSessions { startSession(into: &events) }
+            step(Int(random.next() % UInt64(sessions.count)), into: &events)
+        }
+        return events
+    }
+
+    /// Ends every open session, so a stream of chunks finishes with complete sessions.
+    mutating func finishAll() -> [Event] {
+        var events: [Event] = []
+        while !sessions.isEmpty { end(sessions.count - 1, into: &events) }
+        return events
+    }
+
     /// Returns `count` events in arrival order.
     mutating func makeEvents(count: Int, activeSessions: Int = 48) -> [Event] {
         var events: [Event] = []
@@ -153,7 +172,9 @@ struct Workload {
     private mutating func close(_ index: Int, kind: EventKind, into events: inout [Event]) {
         guard let top = sessions[index].stack.popLast() else { return }
         let cause = sessions[index].sessionSeq
-        emit(index, kind, subject: top.coordinator, screen: top.screen, cause: cause, payload: ["animated": true], into: &events)
+        let below: JSONValue = sessions[index].stack.last.map { .string($0.screen) } ?? .null
+        emit(index, kind, subject: top.coordinator, screen: top.screen, cause: cause,
+             payload: ["animated": true, "by": kind == .screenPop ? "pop" : "dismiss", "to": below], into: &events)
         emit(index, .presenterDeinit, subject: top.presenter, screen: top.screen, cause: cause, into: &events)
         emit(index, .coordinatorFinish, subject: top.coordinator, cause: cause, into: &events)
         emit(index, .coordinatorDeinit, subject: top.coordinator, cause: cause, into: &events)

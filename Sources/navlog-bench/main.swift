@@ -7,18 +7,22 @@ import Navigation
 //   A  plain SQLite rows (JSON payload text, prepared statement, batched transactions, WAL)
 //   B  NDJSON (`Event.jsonLine()`) through gzip -6
 //
-// Usage: navlog-bench [--events N] [--sink-events N]
+//   and navlog report over a large journal against the sqlite3 CLI over baseline A's rows.
+//
+// Usage: navlog-bench [--events N] [--sink-events N] [--report-events N (0 skips)]
 // The last line of output is one JSON object with every figure.
 
 var eventCount = 400_000
 var sinkEventCount = 200_000
+var reportEventCount = 10_000_000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--events": eventCount = Int(arguments.popFirst() ?? "") ?? eventCount
     case "--sink-events": sinkEventCount = Int(arguments.popFirst() ?? "") ?? sinkEventCount
+    case "--report-events": reportEventCount = Int(arguments.popFirst() ?? "") ?? reportEventCount
     default:
-        FileHandle.standardError.write(Data("usage: navlog-bench [--events N] [--sink-events N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: navlog-bench [--events N] [--sink-events N] [--report-events N]\n".utf8))
         exit(64)
     }
 }
@@ -106,6 +110,27 @@ line("ingest: journal / sqlite-rows = \(format(ingestRatio, 3)) (target >= 1.0: 
 line("sink call: median \(sinkMedian) ns, p99 \(sinkP99) ns (target median <= 1000 ns: \(sinkMedian <= 1000 ? "met" : "MISSED"))")
 line("payload compression (JSON payload text, first 100k events): blocks of 2048 grouped by subject \(format(approaches.block)) bytes/event; per-event deflate primed with the previous payload of the subject \(format(approaches.dictionary)) bytes/event -> \(approaches.block <= approaches.dictionary ? "blocks win" : "dictionary wins")")
 
+// MARK: - Report over a large journal
+
+var summaryExtras: [String: JSONValue] = [:]
+if reportEventCount > 0 {
+    let navlog = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("navlog").path
+    let result = try ReportBenchmark.run(events: reportEventCount, root: root, navlog: navlog, line: line)
+    let millions = Double(result.events) / 1e6
+    line("report over \(format(millions, 1))M events: navlog report \(format(result.reportSeconds, 1)) s, peak RSS \(format(result.reportPeakRSSMegabytes)) MB, \(result.reportSessions) sessions; "
+        + "sqlite3 CLI on baseline A rows \(format(result.sqliteSeconds, 1)) s, peak RSS \(format(result.sqlitePeakRSSMegabytes)) MB, \(result.sqliteRows) result rows")
+    let speed = result.sqliteSeconds / result.reportSeconds
+    line("report speed: sqlite3 / navlog report = \(format(speed, 2)) (target > 1: \(speed > 1 ? "met" : "MISSED"))")
+    summaryExtras = [
+        "report_events": .int(Int64(result.events)),
+        "report_seconds_10m": .double(result.reportSeconds * 10 / millions),
+        "sqlite3_seconds_10m": .double(result.sqliteSeconds * 10 / millions),
+        "report_peak_rss_mb": .double(result.reportPeakRSSMegabytes),
+        "sqlite3_peak_rss_mb": .double(result.sqlitePeakRSSMegabytes),
+        "report_speed_ratio_vs_sqlite3": .double(speed),
+    ]
+}
+
 let summary: JSONValue = [
     "events": .int(Int64(events.count)),
     "journal_bytes_per_event": .double(journal.bytesPerEvent),
@@ -123,4 +148,4 @@ let summary: JSONValue = [
     "compression_ratio": .double(metrics.compressionRatio),
     "round_trip_ok": .bool(isRoundTrip),
 ]
-line(summary.serialized())
+line(JSONValue.object(summary.objectValue!.merging(summaryExtras) { $1 }).serialized())
