@@ -10,7 +10,9 @@ let package = Package(
         .library(name: "NavigationHost", targets: ["NavigationHost"]),
         .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
         .library(name: "SampleApps", targets: ["SampleApps"]),
+        .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
         .executable(name: "navlog", targets: ["navlog"]),
+        .executable(name: "navlogd", targets: ["navlogd"]),
     ],
     targets: [
         // MARK: - System libraries
@@ -36,9 +38,11 @@ let package = Package(
         .target(name: "NavigationHost", dependencies: ["Navigation"]),
         .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
         .target(name: "SampleApps", dependencies: ["Navigation"]),
+        .target(name: "NavlogDaemon", dependencies: ["Navigation", "NavigationHost", "Journal", "CMicroHTTPD"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps"]),
+        .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavigationHost", "SampleApps"]),
         .executableTarget(name: "navlog-bench", dependencies: ["Navigation", "Journal", "CSQLite", "CZlib"]),
         // A writer child process for JournalTests (the kill -9 and disk-full tests).
         .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
@@ -48,6 +52,7 @@ let package = Package(
         .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
         .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
         .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
+        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "Journal", "navlogd", "navlog"]),
     ],
     swiftLanguageModes: [.v6]
 )
