@@ -43,7 +43,10 @@ let package = Package(
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps"]),
         .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavigationHost", "SampleApps"]),
-        .executableTarget(name: "navlog-bench", dependencies: ["Navigation", "Journal", "CSQLite", "CZlib"]),
+        .executableTarget(
+            name: "navlog-bench",
+            dependencies: ["Navigation", "Journal", "CSQLite", "CZlib", "CMicroHTTPD", "NavigationHost", "NavlogDaemon", "SampleApps"]
+        ),
         // A writer child process for JournalTests (the kill -9 and disk-full tests).
         .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
 

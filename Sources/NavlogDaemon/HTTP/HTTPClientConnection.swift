@@ -137,5 +137,10 @@ public final class HTTPClientConnection {
 /// A client request that failed, with why.
 public struct HTTPClientError: Error, CustomStringConvertible {
     public var detail: String
+
+    public init(detail: String) {
+        self.detail = detail
+    }
+
     public var description: String { detail }
 }

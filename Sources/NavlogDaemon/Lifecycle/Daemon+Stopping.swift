@@ -6,10 +6,10 @@ import NavigationHost
 // MARK: - Draining, stopping and reloading
 
 extension Daemon {
-    /// Drains and stops: no new requests, the ones in flight finish (within
+    /// Drains and stops (what SIGTERM does): no new requests, the ones in flight finish (within
     /// `limits.drain_timeout_s`, then they are answered 503), streams end, sessions end
     /// (recorded), the journal is flushed and closed.
-    func stop() async {
+    public func stop() async {
         guard let api, api.state.load(ordering: .sequentiallyConsistent) == .running else { return }
         notifier.notify("STOPPING=1")
         api.state.store(.draining, ordering: .sequentiallyConsistent)
