@@ -11,7 +11,9 @@ let package = Package(
         .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
         .library(name: "SampleApps", targets: ["SampleApps"]),
         .library(name: "FlowAnalysis", targets: ["FlowAnalysis"]),
+        .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
         .executable(name: "navlog", targets: ["navlog"]),
+        .executable(name: "navlogd", targets: ["navlogd"]),
     ],
     targets: [
         // MARK: - System libraries
@@ -38,10 +40,15 @@ let package = Package(
         .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
         .target(name: "SampleApps", dependencies: ["Navigation"]),
         .target(name: "FlowAnalysis", dependencies: ["Journal"]),
+        .target(name: "NavlogDaemon", dependencies: ["Navigation", "NavigationHost", "Journal", "CMicroHTTPD"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis"]),
-        .executableTarget(name: "navlog-bench", dependencies: ["Navigation", "Journal", "CSQLite", "CZlib"]),
+        .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavigationHost", "SampleApps"]),
+        .executableTarget(
+            name: "navlog-bench",
+            dependencies: ["Navigation", "Journal", "CSQLite", "CZlib", "CMicroHTTPD", "NavigationHost", "NavlogDaemon", "SampleApps"]
+        ),
         // A writer child process for JournalTests (the kill -9 and disk-full tests).
         .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
 
@@ -53,6 +60,7 @@ let package = Package(
         .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
+        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "Journal", "navlogd", "navlog"]),
     ],
     swiftLanguageModes: [.v6]
 )

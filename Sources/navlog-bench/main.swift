@@ -7,22 +7,32 @@ import Navigation
 //   A  plain SQLite rows (JSON payload text, prepared statement, batched transactions, WAL)
 //   B  NDJSON (`Event.jsonLine()`) through gzip -6
 //
-//   and navlog report over a large journal against the sqlite3 CLI over baseline A's rows.
+//   and navlog report over a large journal against the sqlite3 CLI over baseline A's rows,
+//   and the daemon (`navlogd` in process) against a minimal libmicrohttpd handler, with the
+//   same keep-alive loopback clients.
 //
 // Usage: navlog-bench [--events N] [--sink-events N] [--report-events N (0 skips)]
+//                     [--clients N] [--daemon-seconds S] [--idle-sessions N]
 // The last line of output is one JSON object with every figure.
 
 var eventCount = 400_000
 var sinkEventCount = 200_000
 var reportEventCount = 10_000_000
+var clientCount = 8
+var daemonSeconds = 3.0
+var idleSessionCount = 2000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--events": eventCount = Int(arguments.popFirst() ?? "") ?? eventCount
     case "--sink-events": sinkEventCount = Int(arguments.popFirst() ?? "") ?? sinkEventCount
     case "--report-events": reportEventCount = Int(arguments.popFirst() ?? "") ?? reportEventCount
+    case "--clients": clientCount = max(1, Int(arguments.popFirst() ?? "") ?? clientCount)
+    case "--daemon-seconds": daemonSeconds = max(0.5, Double(arguments.popFirst() ?? "") ?? daemonSeconds)
+    case "--idle-sessions": idleSessionCount = max(1, Int(arguments.popFirst() ?? "") ?? idleSessionCount)
     default:
-        FileHandle.standardError.write(Data("usage: navlog-bench [--events N] [--sink-events N] [--report-events N]\n".utf8))
+        FileHandle.standardError.write(Data(
+            "usage: navlog-bench [--events N] [--sink-events N] [--report-events N] [--clients N] [--daemon-seconds S] [--idle-sessions N]\n".utf8))
         exit(64)
     }
 }
@@ -95,6 +105,10 @@ let sinkP99 = durations[durations.count * 99 / 100]
 
 let approaches = Baselines.comparePayloadCompression(Array(events.prefix(100_000)), blockSize: 2048)
 
+// MARK: - Daemon
+
+let daemon = try await DaemonBenchmark.run(directory: root, clients: clientCount, seconds: daemonSeconds, idleSessions: idleSessionCount)
+
 // MARK: - Report
 
 func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
@@ -109,6 +123,12 @@ line("size: journal / ndjson-gzip = \(format(sizeRatio, 3)) (target <= 0.5: \(si
 line("ingest: journal / sqlite-rows = \(format(ingestRatio, 3)) (target >= 1.0: \(ingestRatio >= 1 ? "met" : "MISSED by \(format((1 - ingestRatio) * 100))%"))")
 line("sink call: median \(sinkMedian) ns, p99 \(sinkP99) ns (target median <= 1000 ns: \(sinkMedian <= 1000 ? "met" : "MISSED"))")
 line("payload compression (JSON payload text, first 100k events): blocks of 2048 grouped by subject \(format(approaches.block)) bytes/event; per-event deflate primed with the previous payload of the subject \(format(approaches.dictionary)) bytes/event -> \(approaches.block <= approaches.dictionary ? "blocks win" : "dictionary wins")")
+let daemonRatio = daemon.actionsPerSecond / daemon.ceilingPerSecond
+line("daemon: \(format(daemon.actionsPerSecond, 0)) actions/s, p50 \(format(daemon.p50Milliseconds, 3)) ms, p99 \(format(daemon.p99Milliseconds, 3)) ms "
+    + "(\(clientCount) keep-alive clients on loopback, journaling every event)")
+line("ceiling: minimal libmicrohttpd handler \(format(daemon.ceilingPerSecond, 0)) requests/s, p99 \(format(daemon.ceilingP99Milliseconds, 3)) ms; "
+    + "daemon / ceiling = \(format(daemonRatio, 3)) (target >= 0.5: \(daemonRatio >= 0.5 ? "met" : "MISSED"))")
+line("memory per idle session: \(format(daemon.memoryPerSessionKB)) KiB (resident, over \(idleSessionCount) master-detail sessions)")
 
 // MARK: - Report over a large journal
 
@@ -147,5 +167,11 @@ let summary: JSONValue = [
     "dictionary_payload_bytes_per_event": .double(approaches.dictionary),
     "compression_ratio": .double(metrics.compressionRatio),
     "round_trip_ok": .bool(isRoundTrip),
+    "daemon_actions_per_second": .double(daemon.actionsPerSecond.rounded()),
+    "http_ceiling_requests_per_second": .double(daemon.ceilingPerSecond.rounded()),
+    "daemon_p50_ms": .double(daemon.p50Milliseconds),
+    "daemon_p99_ms": .double(daemon.p99Milliseconds),
+    "daemon_ratio_vs_ceiling": .double(daemonRatio),
+    "memory_per_session_kb": .double(daemon.memoryPerSessionKB),
 ]
 line(JSONValue.object(summary.objectValue!.merging(summaryExtras) { $1 }).serialized())

@@ -1,0 +1,67 @@
+import Foundation
+import Journal
+import Navigation
+
+// MARK: - Events
+
+extension DaemonAPI {
+    /// `GET /v1/events?session=…&kind=…&format=ndjson|sse&after=CURSOR`: a live stream.
+    ///
+    /// With `after`, committed events after the cursor come first from the journal, then the
+    /// live ones, without gaps or repeats.
+    func streamEvents(_ request: HTTPRequest) -> HTTPReply {
+        guard state.load(ordering: .sequentiallyConsistent) == .running else { return .response(APIError.shuttingDown.response) }
+        let formatName = request.queryValues("format").last
+        let format: EventSubscription.Format
+        switch formatName {
+        case "sse"?: format = .sse
+        case "ndjson"?: format = .ndjson
+        case nil: format = (request.headers["accept"] ?? "").contains("text/event-stream") ? .sse : .ndjson
+        case let other?: return .response(APIError.invalidField("format", "ndjson or sse", got: .string(other)).response)
+        }
+        let sessions = request.queryValues("session")
+        let kinds = request.queryValues("kind")
+        var cursor: JournalCursor?
+        if let text = request.queryValues("after").last {
+            guard let parsed = JournalCursor(text) else {
+                return .response(APIError.invalidField("after", "a journal cursor (nl1-…)", got: .string(text)).response)
+            }
+            cursor = parsed
+        }
+        let subscription = EventSubscription(
+            format: format, sessions: sessions.isEmpty ? nil : Set(sessions), kinds: kinds.isEmpty ? nil : Set(kinds.map(EventKind.init(rawValue:))),
+            capacity: settings.withLock { $0.streamBufferEvents }, runID: journal.runID
+        )
+        if let cursor {
+            subscription.beginReplay()
+            broadcaster.add(subscription)
+            let filter = EventFilter(sessions: subscription.sessions, kinds: subscription.kinds, after: cursor)
+            Task { [journal, log] in await Self.replay(journal: journal, filter: filter, into: subscription, log: log) }
+        } else {
+            broadcaster.add(subscription)
+        }
+        let contentType = format == .sse ? "text/event-stream" : "application/x-ndjson"
+        return .stream(status: 200, headers: [("Content-Type", contentType), ("Cache-Control", "no-store")], source: subscription)
+    }
+
+    /// Commits what was recorded before the subscription, then feeds the journal's events after
+    /// the cursor into it.
+    static func replay(journal: JournalWriter, filter: EventFilter, into subscription: EventSubscription, log: Logger) async {
+        defer { subscription.endReplay() }
+        do {
+            try await journal.flush()
+            var iterator = JournalReader(paths: [journal.configuration.directory]).events(matching: filter)
+            var batch: [Event] = []
+            while let event = try iterator.next() {
+                batch.append(event)
+                if batch.count == 256 {
+                    guard await subscription.replay(batch) else { return }
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { _ = await subscription.replay(batch) }
+        } catch {
+            log.warn("event replay stopped", ["error": "\(error)"])
+        }
+    }
+}

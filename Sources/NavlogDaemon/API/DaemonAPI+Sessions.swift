@@ -1,0 +1,122 @@
+import Foundation
+import Navigation
+import NavigationHost
+
+// MARK: - Sessions
+
+extension DaemonAPI {
+    /// `POST /v1/sessions` with `{"app": NAME, "parameters": {…}}`: 201 and the new session.
+    func createSession(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var body = try RequestBody(request.body)
+        let appName = try body.string("app", isRequired: true)!
+        let given = try body.parameters("parameters")
+        try body.finish()
+        let live = settings.withLock { $0 }
+        guard let enabled = live.apps[appName] else {
+            throw APIError(status: 422, code: "unknown_app",
+                           detail: "app '\(appName)' is not enabled; enabled apps: \(live.appOrder.isEmpty ? "none" : live.appOrder.joined(separator: ", "))")
+        }
+        let parameters = enabled.parameters.merging(given) { _, client in client }
+        let session = try await registry.create(appName: appName, parameters: parameters, attributes: ["origin": "api"])
+        metrics.recordSessionCreated()
+        let state = await session.state()
+        return try Self.sessionResponse(201, session, state: state, headers: [("Location", "/v1/sessions/\(session.id)")])
+    }
+
+    /// `GET /v1/sessions`: the live sessions with their app and idle time.
+    func listSessions() async throws -> HTTPResponse {
+        var sessions: [JSONValue] = []
+        for session in await registry.all {
+            let idle = await session.lastActivity.duration(to: .now)
+            sessions.append([
+                "id": .string(session.id), "app": .string(session.appName),
+                "idle_seconds": .int(idle.components.seconds),
+            ])
+        }
+        return .json(200, ["sessions": .array(sessions)])
+    }
+
+    /// `GET /v1/sessions/{id}`: the navigation state and the visible screen's rendering.
+    func describeSession(_ id: String) async throws -> HTTPResponse {
+        let session = try await registry.session(id)
+        return try Self.sessionResponse(200, session, state: await session.state())
+    }
+
+    /// `DELETE /v1/sessions/{id}`: ends the session (`session.end` is recorded).
+    func endSession(_ id: String) async throws -> HTTPResponse {
+        try await registry.end(id, reason: "client")
+        metrics.recordSessionsEnded(1, reason: "client")
+        return .json(200, ["id": .string(id), "ended": true])
+    }
+
+    /// `POST /v1/sessions/{id}/actions`: performs one command; 200 and the state after it.
+    ///
+    /// Bodies: `{"element": ID, "value"?: TEXT|BOOL}` (the default type `action`),
+    /// `{"type": "back"}`, `{"type": "dismiss"}`, `{"type": "select_tab", "tab": TITLE}`,
+    /// `{"type": "wait", "ms": N}`.
+    func performAction(_ id: String, _ request: HTTPRequest) async throws -> HTTPResponse {
+        let command = try parseCommand(request.body)
+        let session = try await registry.session(id)
+        let state = try await session.perform(command)
+        return try Self.sessionResponse(200, session, state: state)
+    }
+
+    /// `POST /v1/sessions/{id}/deeplinks` with `{"url": URL}`: 200 and the state after it.
+    func followDeepLink(_ id: String, _ request: HTTPRequest) async throws -> HTTPResponse {
+        var body = try RequestBody(request.body)
+        let url = try body.string("url", isRequired: true)!
+        try body.finish()
+        let session = try await registry.session(id)
+        let state = try await session.perform(.deepLink(url))
+        return try Self.sessionResponse(200, session, state: state)
+    }
+
+    /// Reads an actions body into a command; 400 naming the field at fault.
+    func parseCommand(_ bytes: [UInt8]) throws -> SessionCommand {
+        var body = try RequestBody(bytes)
+        let type = try body.string("type") ?? "action"
+        let command: SessionCommand
+        switch type {
+        case "action":
+            let element = try body.string("element", isRequired: true)!
+            var value: String?
+            switch body.value("value") {
+            case nil, .null?: value = nil
+            case .string(let text)?: value = text
+            case .bool(let flag)?: value = String(flag)
+            case let other?: throw APIError.invalidField("value", "a string or boolean", got: other)
+            }
+            command = .action(element: element, value: value)
+        case "back": command = .back
+        case "dismiss": command = .dismiss
+        case "select_tab": command = .selectTab(try body.string("tab", isRequired: true)!)
+        case "wait":
+            let limit = Int64(settings.withLock { $0.requestTimeoutSeconds }) * 1000 / 2
+            guard let raw = body.value("ms"), let milliseconds = raw.intValue, (0...limit).contains(milliseconds) else {
+                throw APIError.invalidField("ms", "an integer from 0 to \(limit) (half of limits.request_timeout_s)", got: body.value("ms"))
+            }
+            command = .wait(nanoseconds: UInt64(milliseconds) * 1_000_000)
+        default:
+            throw APIError.invalidField("type", "one of action, back, dismiss, select_tab, wait", got: .string(type))
+        }
+        try body.finish()
+        return command
+    }
+
+    /// `{"id", "app", "state"}` with the state encoded once, straight into the body.
+    static func sessionResponse(_ status: Int, _ session: Session, state: NavigationState,
+                                headers: [(name: String, value: String)] = []) throws -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var body = Array("{\"app\":".utf8)
+        var text = ""
+        JSONValue.writeString(session.appName, to: &text)
+        text += ",\"id\":"
+        JSONValue.writeString(session.id, to: &text)
+        text += ",\"state\":"
+        body += Array(text.utf8)
+        body += try encoder.encode(state)
+        body += Array("}\n".utf8)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Journal
+import Navigation
+import NavigationHost
+import Synchronization
+
+/// The daemon's lifecycle, held by ``Daemon`` and read by the API.
+public enum DaemonState: UInt8, Sendable, AtomicRepresentable, CustomStringConvertible {
+    case starting, running, draining, stopped
+
+    public var description: String { ["starting", "running", "draining", "stopped"][Int(rawValue)] }
+}
+
+/// The settings SIGHUP can change while the daemon runs.
+struct LiveSettings: Sendable {
+    var token: String?
+    var apps: [String: DaemonConfiguration.AppSettings]
+    var appOrder: [String]
+    var maximumBodyBytes: Int
+    var streamBufferEvents: Int
+    var requestTimeoutSeconds: Int
+    var idleSessionTimeoutSeconds: Int
+
+    init(_ configuration: DaemonConfiguration, catalog: AppCatalog) {
+        let enabled = configuration.enabledApps(of: catalog)
+        token = configuration.token
+        apps = Dictionary(uniqueKeysWithValues: enabled.map { ($0.name, $0) })
+        appOrder = enabled.map(\.name)
+        maximumBodyBytes = configuration.limits.maximumBodyBytes
+        streamBufferEvents = configuration.limits.streamBufferEvents
+        requestTimeoutSeconds = configuration.limits.requestTimeoutSeconds
+        idleSessionTimeoutSeconds = configuration.limits.idleSessionTimeoutSeconds
+    }
+}
+
+/// The HTTP API: routes each request to its handler, checks the token, and counts.
+///
+/// Handlers that touch sessions run as deferred replies on the Swift concurrency pool; the
+/// rest answer on the server's thread.
+public final class DaemonAPI: Sendable {
+    let catalog: AppCatalog
+    let registry: SessionRegistry
+    let journal: JournalWriter
+    let broadcaster: EventBroadcaster
+    let metrics: DaemonMetrics
+    let log: Logger
+    let state = Atomic<DaemonState>(.starting)
+    /// Deferred requests running; draining waits for 0.
+    let inFlight = Atomic<Int>(0)
+    let settings: Mutex<LiveSettings>
+    let startedNanoseconds = HTTPExchange.monotonicNow()
+
+    init(catalog: AppCatalog, registry: SessionRegistry, journal: JournalWriter, broadcaster: EventBroadcaster,
+         metrics: DaemonMetrics, log: Logger, settings: LiveSettings) {
+        self.catalog = catalog
+        self.registry = registry
+        self.journal = journal
+        self.broadcaster = broadcaster
+        self.metrics = metrics
+        self.log = log
+        self.settings = Mutex(settings)
+    }
+
+    // MARK: - Routing
+
+    /// The route template of `path` for metrics and dispatch: `/v1/sessions/{id}/actions`.
+    static func route(of path: String) -> (template: String, id: String?) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        switch parts.count {
+        case 1 where parts[0] == "metrics": return ("/metrics", nil)
+        case 2 where parts[0] == "v1" && ["health", "apps", "sessions", "events"].contains(parts[1]): return ("/v1/" + parts[1], nil)
+        case 3 where parts[0] == "v1" && parts[1] == "journal" && parts[2] == "rotate": return ("/v1/journal/rotate", nil)
+        case 3 where parts[0] == "v1" && parts[1] == "sessions": return ("/v1/sessions/{id}", parts[2])
+        case 4 where parts[0] == "v1" && parts[1] == "sessions" && ["actions", "deeplinks"].contains(parts[3]):
+            return ("/v1/sessions/{id}/" + parts[3], parts[2])
+        default: return ("other", nil)
+        }
+    }
+
+    /// Answers one request.
+    public func handle(_ request: HTTPRequest) -> HTTPReply {
+        let (route, id) = Self.route(of: request.path)
+        if route != "/v1/health", let error = checkToken(request) { return .response(error.response) }
+        let allowed: [String]
+        switch route {
+        case "/v1/health": allowed = ["GET"]
+        case "/metrics", "/v1/apps", "/v1/events": allowed = ["GET"]
+        case "/v1/sessions": allowed = ["GET", "POST"]
+        case "/v1/sessions/{id}": allowed = ["GET", "DELETE"]
+        case "/v1/sessions/{id}/actions", "/v1/sessions/{id}/deeplinks", "/v1/journal/rotate": allowed = ["POST"]
+        default: return .response(APIError.notFound(request.path).response)
+        }
+        guard allowed.contains(request.method) || (request.method == "HEAD" && allowed.contains("GET")) else {
+            return .response(APIError.methodNotAllowed(request.method, request.path, allowed: allowed).response)
+        }
+        switch (route, request.method) {
+        case ("/v1/health", _): return deferred(request, isAllowedWhileDraining: true) { try await self.health() }
+        case ("/metrics", _): return deferred(request, isAllowedWhileDraining: true) { try await self.renderMetrics() }
+        case ("/v1/apps", _): return .response(listApps())
+        case ("/v1/sessions", "POST"): return deferred(request) { try await self.createSession(request) }
+        case ("/v1/sessions", _): return deferred(request) { try await self.listSessions() }
+        case ("/v1/sessions/{id}", "DELETE"): return deferred(request) { try await self.endSession(id!) }
+        case ("/v1/sessions/{id}", _): return deferred(request) { try await self.describeSession(id!) }
+        case ("/v1/sessions/{id}/actions", _): return deferred(request) { try await self.performAction(id!, request) }
+        case ("/v1/sessions/{id}/deeplinks", _): return deferred(request) { try await self.followDeepLink(id!, request) }
+        case ("/v1/journal/rotate", _): return deferred(request) { try await self.rotateJournal() }
+        default: return streamEvents(request)
+        }
+    }
+
+    /// Runs `work` as a deferred reply counted in ``inFlight``; while draining, answers 503.
+    func deferred(_ request: HTTPRequest, isAllowedWhileDraining: Bool = false,
+                  _ work: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply {
+        inFlight.add(1, ordering: .sequentiallyConsistent)
+        guard isAllowedWhileDraining || state.load(ordering: .sequentiallyConsistent) == .running else {
+            inFlight.subtract(1, ordering: .sequentiallyConsistent)
+            return .response(APIError.shuttingDown.response)
+        }
+        return .deferred {
+            defer { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            do {
+                return try await work()
+            } catch {
+                let apiError = APIError.from(error)
+                if apiError.status >= 500 { self.log.error("request failed", ["path": request.path, "error": "\(error)"]) }
+                return apiError.response
+            }
+        }
+    }
+
+    /// The 401 for a request without the configured token, nil when it may pass.
+    func checkToken(_ request: HTTPRequest) -> APIError? {
+        guard let token = settings.withLock({ $0.token }) else { return nil }
+        guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else { return .missingToken }
+        let given = Array(header.dropFirst(7).utf8)
+        let expected = Array(token.utf8)
+        var difference = given.count ^ expected.count
+        for index in expected.indices { difference |= Int(expected[index] ^ (index < given.count ? given[index] : 0)) }
+        return difference == 0 ? nil : .invalidToken
+    }
+
+    /// Counts an answered request; the server calls it for every response.
+    func observe(_ request: HTTPRequest, status: Int, nanoseconds: UInt64) {
+        metrics.recordRequest(method: request.method, route: Self.route(of: request.path).template, status: status, nanoseconds: nanoseconds)
+    }
+
+    // MARK: - Service endpoints
+
+    func health() async throws -> HTTPResponse {
+        let current = state.load(ordering: .sequentiallyConsistent)
+        let journalMetrics = journal.metrics
+        var body: [String: JSONValue] = [
+            "status": .string(current.description),
+            "sessions": .int(Int64(await registry.count)),
+            "run": .string(journal.runID),
+            "uptime_seconds": .int(Int64((HTTPExchange.monotonicNow() - startedNanoseconds) / 1_000_000_000)),
+            "journal": ["queue_depth": .int(Int64(journalMetrics.queueDepth)), "file": .string(journalMetrics.currentFile)],
+        ]
+        if let error = journalMetrics.lastError { body["journal"] = ["queue_depth": .int(Int64(journalMetrics.queueDepth)), "last_error": .string(error)] }
+        return .json(current == .running ? 200 : 503, .object(body))
+    }
+
+    func renderMetrics() async throws -> HTTPResponse {
+        let snapshot = DaemonMetrics.Snapshot(
+            journal: journal.metrics, activeSessions: await registry.count, streamSubscribers: broadcaster.subscriberCount,
+            streamEventsDropped: broadcaster.droppedCount, uptimeSeconds: Double(HTTPExchange.monotonicNow() - startedNanoseconds) / 1e9
+        )
+        return .text(200, metrics.render(snapshot), contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    func listApps() -> HTTPResponse {
+        let live = settings.withLock { $0 }
+        let apps: [JSONValue] = live.appOrder.compactMap { name in
+            guard let app = try? catalog.app(named: name) else { return nil }
+            let configured = live.apps[name]?.parameters ?? [:]
+            return [
+                "name": .string(app.name),
+                "summary": .string(app.summary),
+                "parameters": .array(app.parameters.map { parameter in
+                    [
+                        "name": .string(parameter.name), "summary": .string(parameter.summary),
+                        "expected": .string(parameter.expectation),
+                        "default": .string(configured[parameter.name] ?? parameter.defaultValue),
+                    ]
+                }),
+            ]
+        }
+        return .json(200, ["apps": .array(apps)])
+    }
+
+    func rotateJournal() async throws -> HTTPResponse {
+        let journal = self.journal
+        let before = journal.metrics.currentFile
+        try await Task.detached { try journal.rotate() }.value
+        let after = journal.metrics.currentFile
+        log.info("journal rotated", ["reason": "api", "file": after])
+        return .json(200, ["rotated": .bool(before != after), "file": .string(after)])
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Navigation
+
+/// A request's JSON object body, read strictly: wrong types and unknown keys are refused
+/// with the field's path, as 400 errors.
+struct RequestBody {
+    private let members: [String: JSONValue]
+    private var known: Set<String> = []
+
+    /// Parses `bytes` as one JSON object; an empty body reads as `{}` when `isEmptyAllowed`.
+    init(_ bytes: [UInt8], isEmptyAllowed: Bool = false) throws {
+        if bytes.isEmpty {
+            guard isEmptyAllowed else { throw APIError(status: 400, code: "missing_body", detail: "the request needs a JSON object body") }
+            members = [:]
+            return
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: Data(bytes), maximumDepth: 32)
+        } catch {
+            throw APIError.malformedJSON("\(error)")
+        }
+        guard case .object(let members) = value else {
+            throw APIError.invalidField("body", "a JSON object", got: value)
+        }
+        self.members = members
+    }
+
+    /// The string field `key`; nil when absent and not `isRequired`.
+    mutating func string(_ key: String, isRequired: Bool = false) throws -> String? {
+        known.insert(key)
+        guard let value = members[key] else {
+            if isRequired { throw APIError.invalidField(key, "a string (required)", got: nil) }
+            return nil
+        }
+        guard let text = value.stringValue else { throw APIError.invalidField(key, "a string", got: value) }
+        return text
+    }
+
+    /// The field `key` as raw JSON, nil when absent.
+    mutating func value(_ key: String) -> JSONValue? {
+        known.insert(key)
+        return members[key]
+    }
+
+    /// A flat object of strings, numbers and booleans, as text; `{}` when absent.
+    mutating func parameters(_ key: String) throws -> [String: String] {
+        guard let raw = value(key) else { return [:] }
+        guard case .object(let values) = raw else { throw APIError.invalidField(key, "an object", got: raw) }
+        var parameters: [String: String] = [:]
+        for (name, value) in values {
+            guard let text = DaemonConfiguration.parameterText(value) else {
+                throw APIError.invalidField("\(key).\(name)", "a string, number or boolean", got: value)
+            }
+            parameters[name] = text
+        }
+        return parameters
+    }
+
+    /// Refuses the fields nobody asked for.
+    func finish() throws {
+        guard let unknown = Set(members.keys).subtracting(known).sorted().first else { return }
+        throw APIError(status: 400, code: "unknown_field", detail: "unknown field '\(unknown)'; fields: \(known.sorted().joined(separator: ", "))")
+    }
+}

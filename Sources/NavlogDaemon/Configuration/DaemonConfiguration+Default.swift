@@ -1,0 +1,46 @@
+// Generated from Config/navlogd.json; DefaultConfigurationTests keeps the two identical.
+
+extension DaemonConfiguration {
+    /// The documented default configuration, `Config/navlogd.json`, byte for byte.
+    public static let defaultText = """
+        {
+          "journal": {
+            "directory": "navlog-journal",
+            "flush_interval_ms": 200,
+            "batch_size": 4096,
+            "queue_capacity": 65536,
+            "overflow": "block",
+            "rotate_bytes": 67108864,
+            "rotate_age_s": 3600,
+            "retention_bytes": null,
+            "retention_age_s": null
+          },
+          "listen": {
+            "unix_socket": "navlogd.sock",
+            "tcp": { "host": "127.0.0.1", "port": 7878 }
+          },
+          "auth": {
+            "token": null,
+            "token_file": null
+          },
+          "limits": {
+            "max_body_bytes": 65536,
+            "max_sessions": 1000,
+            "idle_session_timeout_s": 900,
+            "request_timeout_s": 30,
+            "drain_timeout_s": 10,
+            "stream_buffer_events": 4096
+          },
+          "apps": {
+            "master-detail": { "enabled": true, "parameters": { "detail_style": "push" } },
+            "articles": { "enabled": true, "parameters": { "latency_ms": 300, "failure_rate": 0 } },
+            "tabs": { "enabled": true, "parameters": { "start_tab": "dashboard" } },
+            "content-list": { "enabled": true, "parameters": { "dataset": "full" } }
+          },
+          "labels": {
+            "service": "navlogd"
+          }
+        }
+
+        """
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Journal
+import Navigation
+import NavigationHost
+
+/// Everything `navlogd` reads from its JSON configuration, validated.
+///
+/// Every key is optional; a missing key takes the value of the documented default,
+/// `Config/navlogd.json` (embedded as ``DaemonConfiguration/defaultText``). Unknown keys and bad
+/// values are refused with their key path, see ``ConfigurationError``.
+public struct DaemonConfiguration: Sendable, Equatable {
+    // MARK: - Journal
+
+    /// Where and how events are journaled.
+    public struct JournalSettings: Sendable, Equatable {
+        public var directory = "navlog-journal"
+        public var flushIntervalMilliseconds = 200
+        public var batchSize = 4096
+        public var queueCapacity = 65_536
+        public var overflow = BackpressurePolicy.block
+        public var rotateBytes: Int64 = 67_108_864
+        public var rotateAgeSeconds = 3600
+        public var retentionBytes: Int64?
+        public var retentionAgeSeconds: Int?
+
+        public init() {}
+    }
+
+    // MARK: - Listening
+
+    /// A TCP listener, IPv4.
+    public struct TCPAddress: Sendable, Equatable {
+        public var host: String
+        /// The port; 0 picks a free one, logged at start.
+        public var port: Int
+
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+
+        /// Whether the address is on the loopback interface (127.0.0.0/8).
+        public var isLoopback: Bool { host.hasPrefix("127.") || host == "localhost" }
+    }
+
+    /// Where the daemon listens: a Unix socket (mode 0600), TCP, or both.
+    public struct ListenSettings: Sendable, Equatable {
+        public var unixSocket: String? = "navlogd.sock"
+        public var tcp: TCPAddress? = TCPAddress(host: "127.0.0.1", port: 7878)
+
+        public init() {}
+    }
+
+    // MARK: - Limits
+
+    /// What one client may ask of the daemon.
+    public struct Limits: Sendable, Equatable {
+        /// Largest request body; larger ones get 413.
+        public var maximumBodyBytes = 65_536
+        /// Most live sessions; beyond it `POST /v1/sessions` gets 429.
+        public var maximumSessions = 1000
+        /// Sessions without a command for this long are ended (recorded as `idle timeout`).
+        public var idleSessionTimeoutSeconds = 900
+        /// A connection idle for this long is closed (slow clients), and the longest `wait`.
+        public var requestTimeoutSeconds = 30
+        /// How long SIGTERM waits for requests in flight before cancelling them.
+        public var drainTimeoutSeconds = 10
+        /// Events buffered per `/v1/events` subscriber before newer ones are dropped and reported.
+        public var streamBufferEvents = 4096
+
+        public init() {}
+    }
+
+    // MARK: - Apps
+
+    /// One enabled app with the parameters its sessions start with unless a client overrides them.
+    public struct AppSettings: Sendable, Equatable {
+        public var name: String
+        public var parameters: [String: String]
+
+        public init(name: String, parameters: [String: String]) {
+            self.name = name
+            self.parameters = parameters
+        }
+    }
+
+    public var journal = JournalSettings()
+    public var listen = ListenSettings()
+    /// The bearer token clients must send; required when TCP listens beyond loopback.
+    public var token: String?
+    public var limits = Limits()
+    /// The enabled apps, in catalog order; nil enables every app of the catalog with its defaults.
+    public var apps: [AppSettings]?
+    /// Labels of the journal run.
+    public var labels: [String: String] = ["service": "navlogd"]
+
+    public init() {}
+
+    // MARK: - Derived settings
+
+    /// The journal writer's configuration; `directory` relative paths resolve against the
+    /// working directory.
+    public func makeJournalConfiguration() -> JournalConfiguration {
+        JournalConfiguration(
+            directory: journal.directory,
+            labels: labels,
+            flushInterval: .milliseconds(journal.flushIntervalMilliseconds),
+            batchSize: journal.batchSize,
+            queueCapacity: journal.queueCapacity,
+            backpressure: journal.overflow,
+            maximumFileBytes: journal.rotateBytes,
+            maximumFileAge: .seconds(journal.rotateAgeSeconds),
+            retentionBytes: journal.retentionBytes,
+            retentionAge: journal.retentionAgeSeconds.map { .seconds($0) }
+        )
+    }
+
+    /// The enabled apps of `catalog` with their configured default parameters.
+    public func enabledApps(of catalog: AppCatalog) -> [AppSettings] {
+        apps ?? catalog.apps.map { AppSettings(name: $0.name, parameters: [:]) }
+    }
+
+    /// The settings a running daemon cannot change on SIGHUP, named by key path, that differ
+    /// between `self` and `other`.
+    public func restartOnlyChanges(comparedTo other: DaemonConfiguration) -> [String] {
+        var changed: [String] = []
+        if journal != other.journal { changed.append("journal") }
+        if listen != other.listen { changed.append("listen") }
+        if labels != other.labels { changed.append("labels") }
+        if limits.maximumSessions != other.limits.maximumSessions { changed.append("limits.max_sessions") }
+        if limits.requestTimeoutSeconds != other.limits.requestTimeoutSeconds { changed.append("limits.request_timeout_s") }
+        return changed
+    }
+}

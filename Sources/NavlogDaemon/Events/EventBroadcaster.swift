@@ -1,0 +1,53 @@
+import Foundation
+import Navigation
+import Synchronization
+
+/// An ``EventSink`` that hands every recorded event to the open `/v1/events` subscriptions.
+///
+/// It sits next to the journal writer in a `FanOutEventSink`; with no subscribers a record is
+/// one lock and an empty loop.
+public final class EventBroadcaster: EventSink {
+    private let subscriptions = Mutex<[ObjectIdentifier: EventSubscription]>([:])
+    private let droppedByClosed = Atomic<UInt64>(0)
+
+    public init() {}
+
+    public func record(_ event: Event) {
+        let current = subscriptions.withLock { Array($0.values) }
+        for subscription in current { subscription.offer(event) }
+    }
+
+    /// Starts delivering events to `subscription`.
+    func add(_ subscription: EventSubscription) {
+        subscriptions.withLock { $0[ObjectIdentifier(subscription)] = subscription }
+    }
+
+    /// Forgets subscriptions whose clients are gone.
+    func prune() {
+        subscriptions.withLock { all in
+            for (key, subscription) in all where subscription.isClosed {
+                droppedByClosed.add(subscription.droppedCount, ordering: .relaxed)
+                all[key] = nil
+            }
+        }
+    }
+
+    /// Sends a heartbeat to every idle subscription and forgets closed ones.
+    func heartbeat() {
+        prune()
+        for subscription in subscriptions.withLock({ Array($0.values) }) { subscription.heartbeat() }
+    }
+
+    /// Ends every stream after what is buffered (shutdown).
+    func finishAll() {
+        for subscription in subscriptions.withLock({ Array($0.values) }) { subscription.finish() }
+    }
+
+    /// Open subscriptions.
+    public var subscriberCount: Int { subscriptions.withLock { $0.values.filter { !$0.isClosed }.count } }
+
+    /// Events dropped for slow subscribers, over the daemon's life.
+    public var droppedCount: UInt64 {
+        droppedByClosed.load(ordering: .relaxed) + subscriptions.withLock { $0.values.reduce(0) { $0 + $1.droppedCount } }
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Navigation
+import Synchronization
+
+/// One `/v1/events` client: a bounded buffer of the events it asked for, written out as
+/// NDJSON or Server-Sent Events when its connection can take them.
+///
+/// The sink side (``offer(_:)``) only filters and appends under a lock; formatting happens on
+/// the server's thread in ``read(into:)``. When the buffer is full newer events are dropped,
+/// counted, and reported in the stream as one `stream.dropped` line before the next event.
+public final class EventSubscription: HTTPStreamSource {
+    /// How events are written.
+    public enum Format: String, Sendable {
+        case ndjson
+        case sse
+    }
+
+    public let format: Format
+    public let sessions: Set<String>?
+    public let kinds: Set<EventKind>?
+    public let capacity: Int
+    /// The run id put into live events, which the journal has not numbered yet.
+    let runID: String
+
+    private struct State {
+        var replay: [Event] = []
+        var live: [Event] = []
+        var liveStart = 0
+        var isReplaying = false
+        /// The highest session seq replayed per session; live events up to it are duplicates.
+        var replayedThrough: [String: UInt64] = [:]
+        var pending: [UInt8] = []
+        var pendingStart = 0
+        var dropped: UInt64 = 0
+        var isFinished = false
+        var isDetached = false
+        var wake: (@Sendable () -> Void)?
+        var replayWaiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let droppedTotal = Atomic<UInt64>(0)
+
+    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int, runID: String) {
+        self.format = format
+        self.sessions = sessions
+        self.kinds = kinds
+        self.capacity = max(1, capacity)
+        self.runID = runID
+    }
+
+    /// Whether `event` passes the subscriber's filter.
+    func matches(_ event: Event) -> Bool {
+        (sessions?.contains(event.session) ?? true) && (kinds?.contains(event.kind) ?? true)
+    }
+
+    // MARK: - Producing
+
+    /// Takes one live event: buffers it, or counts it as dropped when the buffer is full.
+    func offer(_ event: Event) {
+        guard matches(event) else { return }
+        let wake: (@Sendable () -> Void)? = state.withLock { state in
+            guard !state.isFinished, !state.isDetached else { return nil }
+            if state.live.count - state.liveStart >= capacity {
+                state.dropped += 1
+                droppedTotal.add(1, ordering: .relaxed)
+                return nil
+            }
+            state.live.append(event)
+            return state.wake
+        }
+        wake?()
+    }
+
+    /// Marks the start of a replay from the journal: live events wait behind it.
+    func beginReplay() { state.withLock { $0.isReplaying = true } }
+
+    /// Queues replayed events; waits while the replay queue holds more than `capacity`.
+    /// Returns false when the client is gone.
+    func replay(_ events: [Event]) async -> Bool {
+        let (wake, isGone) = state.withLock { state -> ((@Sendable () -> Void)?, Bool) in
+            state.replay.append(contentsOf: events)
+            for event in events { state.replayedThrough[event.session] = max(state.replayedThrough[event.session] ?? 0, event.sessionSeq) }
+            return (state.wake, state.isDetached || state.isFinished)
+        }
+        wake?()
+        if isGone { return false }
+        await withCheckedContinuation { continuation in
+            let isFull = state.withLock { state in
+                guard state.replay.count > capacity, !state.isDetached, !state.isFinished else { return false }
+                state.replayWaiter = continuation
+                return true
+            }
+            if !isFull { continuation.resume() }
+        }
+        return state.withLock { !$0.isDetached && !$0.isFinished }
+    }
+
+    /// Ends the replay; buffered live events follow, minus those already replayed.
+    func endReplay() {
+        let wake = state.withLock { state in
+            state.isReplaying = false
+            return state.wake
+        }
+        wake?()
+    }
+
+    /// Ends the stream once what is buffered has been written.
+    func finish() {
+        let (wake, waiter) = state.withLock { state in
+            state.isFinished = true
+            defer { state.replayWaiter = nil }
+            return (state.wake, state.replayWaiter)
+        }
+        waiter?.resume()
+        wake?()
+    }
+
+    /// Writes a heartbeat when nothing else is waiting, so dead clients are noticed.
+    func heartbeat() {
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.pending.count == state.pendingStart, state.live.count == state.liveStart, state.replay.isEmpty else { return nil }
+            state.pending = Array((format == .sse ? ": heartbeat\n\n" : "\n").utf8)
+            state.pendingStart = 0
+            return state.wake
+        }
+        wake?()
+    }
+
+    /// Events dropped for this subscriber so far.
+    public var droppedCount: UInt64 { droppedTotal.load(ordering: .relaxed) }
+
+    /// Whether the connection is gone or the stream ended.
+    var isClosed: Bool { state.withLock { $0.isDetached || $0.isFinished } }
+
+    // MARK: - HTTPStreamSource
+
+    public func attach(wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wake = wake }
+    }
+
+    public func detach() {
+        let waiter = state.withLock { state in
+            state.isDetached = true
+            state.wake = nil
+            defer { state.replayWaiter = nil }
+            return state.replayWaiter
+        }
+        waiter?.resume()
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        let (count, waiter) = state.withLock { state -> (Int?, CheckedContinuation<Void, Never>?) in
+            if state.pendingStart == state.pending.count { fill(&state) }
+            let available = state.pending.count - state.pendingStart
+            if available == 0 { return (state.isFinished ? nil : 0, nil) }
+            let count = min(available, buffer.count)
+            state.pending.withUnsafeBytes { bytes in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[state.pendingStart..<state.pendingStart + count]))
+            }
+            state.pendingStart += count
+            var waiter: CheckedContinuation<Void, Never>?
+            if state.replay.count <= capacity / 2, let replayWaiter = state.replayWaiter {
+                waiter = replayWaiter
+                state.replayWaiter = nil
+            }
+            return (count, waiter)
+        }
+        waiter?.resume()
+        return count
+    }
+
+    /// Formats the next batch of buffered events into `pending`.
+    private func fill(_ state: inout State) {
+        var output = ""
+        if state.dropped > 0 {
+            let notice: JSONValue = ["kind": "stream.dropped", "count": .int(Int64(state.dropped)),
+                                     "detail": "the client read too slowly; these events are in the journal"]
+            write(notice, event: "dropped", to: &output)
+            state.dropped = 0
+        }
+        if !state.replay.isEmpty {
+            for event in state.replay.prefix(256) { write(event.jsonObject(), event: "event", to: &output) }
+            state.replay.removeFirst(min(256, state.replay.count))
+        } else if !state.isReplaying {
+            let end = min(state.live.count, state.liveStart + 256)
+            for event in state.live[state.liveStart..<end] where event.sessionSeq > (state.replayedThrough[event.session] ?? 0) {
+                var object = event.jsonObject().objectValue ?? [:]
+                object["seq"] = nil
+                object["run"] = .string(runID)
+                write(.object(object), event: "event", to: &output)
+            }
+            state.liveStart = end
+            if state.liveStart == state.live.count {
+                state.live.removeAll(keepingCapacity: true)
+                state.liveStart = 0
+            }
+        }
+        state.pending = Array(output.utf8)
+        state.pendingStart = 0
+    }
+
+    private func write(_ value: JSONValue, event: String, to output: inout String) {
+        switch format {
+        case .ndjson:
+            value.write(to: &output)
+            output += "\n"
+        case .sse:
+            output += "event: \(event)\ndata: "
+            value.write(to: &output)
+            output += "\n\n"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Journal
+import Navigation
+import NavigationHost
+
+// MARK: - Draining, stopping and reloading
+
+extension Daemon {
+    /// Drains and stops (what SIGTERM does): no new requests, the ones in flight finish (within
+    /// `limits.drain_timeout_s`, then they are answered 503), streams end, sessions end
+    /// (recorded), the journal is flushed and closed.
+    public func stop() async {
+        guard let api, api.state.load(ordering: .sequentiallyConsistent) == .running else { return }
+        notifier.notify("STOPPING=1")
+        api.state.store(.draining, ordering: .sequentiallyConsistent)
+        for server in servers { server.quiesce() }
+        let deadline = ContinuousClock.now + .seconds(configuration.limits.drainTimeoutSeconds)
+        while api.inFlight.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        let unfinished = api.inFlight.load(ordering: .sequentiallyConsistent)
+        if unfinished > 0 { log.warn("drain bound reached; answering the rest with 503", ["requests": String(unfinished)]) }
+        api.broadcaster.finishAll()
+        while servers.contains(where: { $0.liveRequestCount > 0 }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        for server in servers { server.close(answeringWith: APIError.shuttingDown.response) }
+        servers = []
+        maintenance?.cancel()
+        let sessions = await api.registry.count
+        await api.registry.endAll(reason: "shutdown")
+        api.metrics.recordSessionsEnded(sessions, reason: "shutdown")
+        do {
+            try api.journal.close()
+        } catch {
+            log.error("journal close failed", ["error": "\(error)"])
+        }
+        if let path = configuration.listen.unixSocket { unlink(path) }
+        api.state.store(.stopped, ordering: .sequentiallyConsistent)
+        let metrics = api.journal.metrics
+        log.info("stopped", ["sessions_ended": String(sessions), "events_recorded": String(metrics.eventsRecorded),
+                             "events_dropped": String(metrics.eventsDropped)])
+    }
+
+    /// SIGHUP: rotates the journal, then reloads the configuration; an invalid one is refused
+    /// and the running one kept.
+    func reload() {
+        guard let api else { return }
+        do {
+            try api.journal.rotate()
+            log.info("journal rotated", ["reason": "SIGHUP", "file": api.journal.metrics.currentFile])
+        } catch {
+            log.error("journal rotation failed", ["error": "\(error)"])
+        }
+        let loaded: DaemonConfiguration
+        do {
+            loaded = try DaemonConfiguration.load(path: configurationPath, defaultText: defaultText, catalog: catalog)
+        } catch {
+            api.metrics.recordReload("rejected")
+            log.error("configuration reload rejected; keeping the running configuration",
+                      ["file": configurationPath ?? "(embedded default)", "error": "\(error)"])
+            return
+        }
+        let restartOnly = loaded.restartOnlyChanges(comparedTo: configuration)
+        if !restartOnly.isEmpty {
+            log.warn("some changes take effect only after a restart", ["keys": restartOnly.joined(separator: ",")])
+        }
+        var applied = loaded
+        applied.journal = configuration.journal
+        applied.listen = configuration.listen
+        applied.labels = configuration.labels
+        applied.limits.maximumSessions = configuration.limits.maximumSessions
+        applied.limits.requestTimeoutSeconds = configuration.limits.requestTimeoutSeconds
+        configuration = applied
+        api.settings.withLock { $0 = LiveSettings(applied, catalog: catalog) }
+        api.metrics.recordReload("applied")
+        log.info("configuration reloaded", ["file": configurationPath ?? "(embedded default)"])
+    }
+}

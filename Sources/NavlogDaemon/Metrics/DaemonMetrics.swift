@@ -1,0 +1,111 @@
+import Foundation
+import Journal
+import Synchronization
+
+/// The daemon's own counters, rendered with the journal's in Prometheus text format.
+public final class DaemonMetrics: Sendable {
+    /// Upper bounds of the latency histogram's buckets, in seconds.
+    static let latencyBounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    private struct RequestKey: Hashable, Comparable {
+        var method: String
+        var route: String
+        var status: Int
+
+        static func < (lhs: RequestKey, rhs: RequestKey) -> Bool {
+            (lhs.route, lhs.method, lhs.status) < (rhs.route, rhs.method, rhs.status)
+        }
+    }
+
+    private struct Counters {
+        var requests: [RequestKey: UInt64] = [:]
+        var latencyBuckets = [UInt64](repeating: 0, count: DaemonMetrics.latencyBounds.count)
+        var latencyCount: UInt64 = 0
+        var latencySum: Double = 0
+        var sessionsCreated: UInt64 = 0
+        var sessionsEnded: [String: UInt64] = [:]
+        var reloads: [String: UInt64] = [:]
+    }
+
+    private let counters = Mutex(Counters())
+
+    public init() {}
+
+    // MARK: - Recording
+
+    /// Counts one answered request and its latency.
+    public func recordRequest(method: String, route: String, status: Int, nanoseconds: UInt64) {
+        let seconds = Double(nanoseconds) / 1e9
+        let bucket = Self.latencyBounds.firstIndex { seconds <= $0 }
+        counters.withLock { counters in
+            counters.requests[RequestKey(method: method, route: route, status: status), default: 0] += 1
+            if let bucket { counters.latencyBuckets[bucket] += 1 }
+            counters.latencyCount += 1
+            counters.latencySum += seconds
+        }
+    }
+
+    public func recordSessionCreated() { counters.withLock { $0.sessionsCreated += 1 } }
+
+    /// Counts sessions ended for `reason` (`client`, `idle timeout`, `shutdown`).
+    public func recordSessionsEnded(_ count: Int, reason: String) {
+        guard count > 0 else { return }
+        counters.withLock { $0.sessionsEnded[reason, default: 0] += UInt64(count) }
+    }
+
+    /// Counts a configuration reload by outcome (`applied`, `rejected`).
+    public func recordReload(_ outcome: String) { counters.withLock { $0.reloads[outcome, default: 0] += 1 } }
+
+    // MARK: - Rendering
+
+    /// What the daemon knows besides its own counters when `/metrics` is asked.
+    public struct Snapshot: Sendable {
+        public var journal: JournalMetrics
+        public var activeSessions: Int
+        public var streamSubscribers: Int
+        public var streamEventsDropped: UInt64
+        public var uptimeSeconds: Double
+    }
+
+    /// The metrics in Prometheus text exposition format 0.0.4.
+    public func render(_ snapshot: Snapshot) -> String {
+        let counters = self.counters.withLock { $0 }
+        var text = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            text += "# HELP navlog_\(name) \(help)\n# TYPE navlog_\(name) \(type)\n"
+            for sample in samples { text += "navlog_\(name)\(sample.labels) \(sample.value)\n" }
+        }
+        func number(_ value: Double) -> String { value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value) }
+        let journal = snapshot.journal
+        metric("journal_events_recorded_total", "counter", "Events committed to the journal.", [("", String(journal.eventsRecorded))])
+        metric("journal_events_dropped_total", "counter", "Events that never reached the journal (queue full, write errors).", [("", String(journal.eventsDropped))])
+        metric("journal_bytes_written_total", "counter", "Compressed block bytes committed to the journal.", [("", String(journal.bytesWritten))])
+        metric("journal_compression_ratio", "gauge", "Uncompressed over compressed block bytes.", [("", number(journal.compressionRatio))])
+        metric("journal_queue_depth", "gauge", "Events waiting in the journal writer's queue.", [("", String(journal.queueDepth))])
+        metric("journal_flushes_total", "counter", "Journal commits.", [("", String(journal.flushes))])
+        metric("journal_rotations_total", "counter", "Journal files closed by rotation.", [("", String(journal.rotations))])
+        metric("sessions_active", "gauge", "Live sessions.", [("", String(snapshot.activeSessions))])
+        metric("sessions_created_total", "counter", "Sessions started.", [("", String(counters.sessionsCreated))])
+        metric("sessions_ended_total", "counter", "Sessions ended, by reason.",
+               counters.sessionsEnded.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key)\"}", String($0.value)) })
+        metric("stream_subscribers", "gauge", "Open /v1/events streams.", [("", String(snapshot.streamSubscribers))])
+        metric("stream_events_dropped_total", "counter", "Events not sent to a slow /v1/events subscriber.", [("", String(snapshot.streamEventsDropped))])
+        metric("config_reloads_total", "counter", "SIGHUP reloads, by outcome.",
+               counters.reloads.sorted { $0.key < $1.key }.map { ("{outcome=\"\($0.key)\"}", String($0.value)) })
+        metric("http_requests_total", "counter", "Answered HTTP requests.", counters.requests.keys.sorted().map { key in
+            ("{method=\"\(key.method)\",route=\"\(key.route)\",status=\"\(key.status)\"}", String(counters.requests[key]!))
+        })
+        var cumulative: UInt64 = 0
+        var buckets: [(labels: String, value: String)] = []
+        for (index, bound) in Self.latencyBounds.enumerated() {
+            cumulative += counters.latencyBuckets[index]
+            buckets.append(("_bucket{le=\"\(number(bound))\"}", String(cumulative)))
+        }
+        buckets.append(("_bucket{le=\"+Inf\"}", String(counters.latencyCount)))
+        buckets.append(("_sum", String(counters.latencySum)))
+        buckets.append(("_count", String(counters.latencyCount)))
+        metric("http_request_duration_seconds", "histogram", "Time from request headers to response, in seconds.", buckets)
+        metric("uptime_seconds", "gauge", "Seconds since navlogd started.", [("", number(snapshot.uptimeSeconds.rounded()))])
+        return text
+    }
+}

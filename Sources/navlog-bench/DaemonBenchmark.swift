@@ -1,0 +1,120 @@
+import CMicroHTTPD
+import Foundation
+import NavigationHost
+import NavlogDaemon
+import SampleApps
+import Synchronization
+
+/// The daemon benchmark: actions per second and latency with concurrent keep-alive clients on
+/// loopback, against a minimal libmicrohttpd handler (a fixed JSON body) as the ceiling, in the
+/// same process and with the same clients; and the memory of an idle session.
+enum DaemonBenchmark {
+    struct Result {
+        var actionsPerSecond: Double
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+        var ceilingPerSecond: Double
+        var ceilingP99Milliseconds: Double
+        var memoryPerSessionKB: Double
+    }
+
+    static func run(directory: String, clients: Int, seconds: Double, idleSessions: Int) async throws -> Result {
+        let catalog = try AppCatalog(SampleApps.all)
+        var configuration = try DaemonConfiguration(parsing: "{}", catalog: catalog)
+        configuration.journal.directory = directory + "/daemon-journal"
+        configuration.listen.unixSocket = nil
+        configuration.listen.tcp = .init(host: "127.0.0.1", port: 0)
+        configuration.limits.maximumSessions = idleSessions + clients + 100
+        let daemon = Daemon(configuration: configuration, catalog: catalog, log: Logger(minimumLevel: .warn))
+        guard let port = try await daemon.start().tcpPort else { throw HTTPClientError(detail: "the daemon has no TCP port") }
+        let load = try drive(port: port, clients: clients, seconds: seconds) { connection in
+            let created = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8))
+            guard created.status == 201 else { throw HTTPClientError(detail: "session not created: \(created.status)") }
+            let id = String(decoding: created.body, as: UTF8.self).components(separatedBy: "\"id\":\"").dropFirst().first?.prefix { $0 != "\"" }
+            return id.map(String.init) ?? ""
+        } request: { connection, step in
+            try connection.send(
+                "POST", "/v1/sessions/\(step.session)/actions",
+                body: step.index % 2 == 0 ? Array(#"{"element": "next-day"}"#.utf8) : Array(#"{"element": "previous-day"}"#.utf8))
+        }
+        let memory = try idleSessionMemory(port: port, count: idleSessions)
+        await daemon.stop()
+
+        let ceiling = try MinimalServer()
+        let ceilingLoad = try drive(port: ceiling.port, clients: clients, seconds: seconds) { _ in "" } request: { connection, _ in
+            try connection.send("POST", "/v1/sessions/s-1/actions", body: Array(#"{"element": "next-day"}"#.utf8))
+        }
+        ceiling.close()
+        return Result(actionsPerSecond: load.perSecond, p50Milliseconds: load.p50, p99Milliseconds: load.p99,
+                      ceilingPerSecond: ceilingLoad.perSecond, ceilingP99Milliseconds: ceilingLoad.p99, memoryPerSessionKB: memory)
+    }
+
+    // MARK: - Load
+
+    struct Step {
+        var session: String
+        var index: Int
+    }
+
+    struct Load {
+        var perSecond: Double
+        var p50: Double
+        var p99: Double
+    }
+
+    /// Runs `clients` threads, each on its own connection, sending requests for `seconds`.
+    static func drive(port: Int, clients: Int, seconds: Double, prepare: @escaping @Sendable (HTTPClientConnection) throws -> String,
+                      request: @escaping @Sendable (HTTPClientConnection, Step) throws -> (status: Int, body: [UInt8])) throws -> Load {
+        let latencies = Mutex<[UInt64]>([])
+        let failures = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        let start = monotonicSeconds()
+        for _ in 0..<clients {
+            Thread.detachNewThread {
+                defer { done.signal() }
+                do {
+                    let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
+                    let session = try prepare(connection)
+                    var local: [UInt64] = []
+                    var index = 0
+                    while monotonicSeconds() - start < seconds {
+                        let before = DispatchTime.now().uptimeNanoseconds
+                        let reply = try request(connection, Step(session: session, index: index))
+                        guard reply.status == 200 else { throw HTTPClientError(detail: "status \(reply.status): \(String(decoding: reply.body, as: UTF8.self))") }
+                        local.append(DispatchTime.now().uptimeNanoseconds - before)
+                        index += 1
+                    }
+                    latencies.withLock { $0 += local }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        for _ in 0..<clients { done.wait() }
+        let elapsed = monotonicSeconds() - start
+        if let failure = failures.withLock({ $0.first }) { throw HTTPClientError(detail: "a load client failed: \(failure)") }
+        var sorted = latencies.withLock { $0 }
+        sorted.sort()
+        guard !sorted.isEmpty else { throw HTTPClientError(detail: "no request completed in \(elapsed) s") }
+        return Load(perSecond: Double(sorted.count) / elapsed, p50: Double(sorted[sorted.count / 2]) / 1e6,
+                    p99: Double(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) / 1e6)
+    }
+
+    /// Resident memory added per idle session, in KiB, over `count` sessions.
+    static func idleSessionMemory(port: Int, count: Int) throws -> Double {
+        let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
+        for _ in 0..<50 { _ = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8)) }
+        let before = residentBytes()
+        for _ in 0..<count {
+            let reply = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8))
+            guard reply.status == 201 else { throw HTTPClientError(detail: "session not created: \(reply.status)") }
+        }
+        return Double(residentBytes() - before) / Double(count) / 1024
+    }
+
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

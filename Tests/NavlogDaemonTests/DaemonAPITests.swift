@@ -1,0 +1,118 @@
+import Foundation
+import Navigation
+import NavlogDaemon
+import XCTest
+
+/// The HTTP API of a running `navlogd`, driven with curl.
+final class DaemonAPITests: XCTestCase {
+    func testSessionLifecycleIsAnsweredAndJournaled() throws {
+        let daemon = try DaemonHarness(self)
+        let apps = try json(daemon.request("GET", "/v1/apps").body)
+        XCTAssertEqual(apps["apps"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["master-detail", "tabs"])
+
+        let created = try daemon.request("POST", "/v1/sessions", body: #"{"app": "master-detail", "parameters": {"detail_style": "modal"}}"#)
+        XCTAssertEqual(created.status, 201, created.body)
+        let id = try XCTUnwrap(json(created.body)["id"]?.stringValue)
+        XCTAssertEqual(try json(created.body)["state"]?["visible"]?["id"]?.stringValue, "Master#1")
+
+        let acted = try daemon.request("POST", "/v1/sessions/\(id)/actions", body: #"{"element": "open-detail"}"#)
+        XCTAssertEqual(acted.status, 200, acted.body)
+        XCTAssertEqual(try json(acted.body)["state"]?["visible"]?["id"]?.stringValue, "Detail#1")
+        XCTAssertEqual(try daemon.request("GET", "/v1/sessions/\(id)").status, 200)
+        let listed = try json(daemon.request("GET", "/v1/sessions").body)
+        XCTAssertEqual(listed["sessions"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, [id])
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions/\(id)/deeplinks", body: #"{"url": "nowhere://x"}"#).status, 422)
+        XCTAssertEqual(try daemon.request("DELETE", "/v1/sessions/\(id)").status, 200)
+        XCTAssertEqual(try daemon.request("GET", "/v1/sessions/\(id)").status, 404)
+        XCTAssertEqual(try daemon.request("POST", "/v1/journal/rotate").status, 200)
+
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+        let events = try daemon.journalEvents().filter { $0["session"]?.stringValue == id }
+        let kinds = events.compactMap { $0["kind"]?.stringValue }
+        XCTAssertEqual(kinds.first, "session.start")
+        XCTAssertEqual(kinds.last, "session.end")
+        XCTAssertEqual(events.last?["payload"]?["reason"]?.stringValue, "client")
+        XCTAssertTrue(kinds.contains("action") && kinds.contains("screen.present") && kinds.contains("deeplink"), "\(kinds)")
+    }
+
+    func testBadRequestsGetAClearErrorAndTheDaemonKeepsServing() throws {
+        let daemon = try DaemonHarness(self, overrides: ["limits": ["max_body_bytes": 1024]])
+        let id = try XCTUnwrap(json(daemon.request("POST", "/v1/sessions", body: #"{"app": "master-detail"}"#).body)["id"]?.stringValue)
+        let oversized = "{\"element\": \"" + String(repeating: "x", count: 2000) + "\"}"
+        let cases: [(method: String, path: String, body: String?, status: Int, error: String, detail: String)] = [
+            ("POST", "/v1/sessions/\(id)/actions", #"{"element": "open-"#, 400, "malformed_json", "not valid JSON"),
+            ("POST", "/v1/sessions/\(id)/actions", #"[1, 2]"#, 400, "invalid_field", "body must be a JSON object"),
+            ("POST", "/v1/sessions/\(id)/actions", #"{"element": 7}"#, 400, "invalid_field", "element must be a string, got 7"),
+            ("POST", "/v1/sessions/\(id)/actions", #"{"element": "open-detail", "valu": "x"}"#, 400, "unknown_field", "unknown field 'valu'"),
+            ("POST", "/v1/sessions", #"{"app": ["tabs"]}"#, 400, "invalid_field", "app must be a string"),
+            ("POST", "/v1/sessions", #"{"app": "chess"}"#, 422, "unknown_app", "app 'chess' is not enabled"),
+            ("POST", "/v1/sessions", #"{"app": "tabs", "parameters": {"start_tab": "inbox"}}"#, 422, "invalid_parameter", "start_tab"),
+            ("POST", "/v1/sessions/s-999/actions", #"{"element": "open-detail"}"#, 404, "unknown_session", "no session 's-999'"),
+            ("POST", "/v1/sessions/\(id)/actions", #"{"element": "launch-rocket"}"#, 422, "unknown_element", "no element 'launch-rocket' on screen Master#1"),
+            ("POST", "/v1/sessions/\(id)/actions", oversized, 413, "payload_too_large", "limit of 1024 bytes"),
+            ("POST", "/v1/sessions/\(id)/actions", #"{"type": "wait", "ms": "soon"}"#, 400, "invalid_field", "ms must be an integer"),
+            ("GET", "/v1/events?format=xml", nil, 400, "invalid_field", "format must be ndjson or sse"),
+            ("PATCH", "/v1/sessions/\(id)", "{}", 405, "method_not_allowed", "allowed: GET, DELETE"),
+            ("GET", "/v2/anything", nil, 404, "not_found", "no endpoint /v2/anything"),
+        ]
+        for item in cases {
+            let reply = try daemon.request(item.method, item.path, body: item.body)
+            XCTAssertEqual(reply.status, item.status, "\(item.method) \(item.path): \(reply.body)")
+            let error = try json(reply.body)
+            XCTAssertEqual(error["error"]?.stringValue, item.error, reply.body)
+            XCTAssertTrue(error["detail"]?.stringValue?.contains(item.detail) == true, "expected '\(item.detail)' in \(reply.body)")
+            XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        }
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions/\(id)/actions", body: #"{"element": "next-day"}"#).status, 200)
+        XCTAssertEqual(daemon.terminate(), 0)
+        let errors = try daemon.journalEvents().filter { $0["kind"]?.stringValue == "error" }
+        XCTAssertEqual(errors.compactMap { $0["payload"]?["code"]?.stringValue }, ["unknown_element"])
+    }
+
+    func testTooManySessionsAreRefusedUntilOneEnds() throws {
+        let daemon = try DaemonHarness(self, overrides: ["limits": ["max_sessions": 2]])
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#).status, 201)
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#).status, 201)
+        let refused = try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#)
+        XCTAssertEqual(refused.status, 429)
+        XCTAssertEqual(try json(refused.body)["error"]?.stringValue, "session_limit")
+        XCTAssertEqual(try daemon.request("DELETE", "/v1/sessions/s-1").status, 200)
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#).status, 201)
+    }
+
+    func testTokenIsRequiredWhenConfigured() throws {
+        let token = "correct-horse-battery-staple"
+        let daemon = try DaemonHarness(self, overrides: ["auth": ["token": .string(token)]], token: token)
+        let missing = try daemon.request("GET", "/v1/apps", overTCP: true)
+        XCTAssertEqual(missing.status, 401)
+        XCTAssertTrue(try json(missing.body)["detail"]?.stringValue?.contains("Authorization: Bearer") == true, missing.body)
+        let wrong = try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#, token: "correct-horse-battery-stapler", overTCP: true)
+        XCTAssertEqual(wrong.status, 401)
+        XCTAssertEqual(try json(wrong.body)["detail"]?.stringValue, "the bearer token is not the configured one")
+        XCTAssertEqual(try daemon.request("GET", "/v1/health", overTCP: true).status, 200)
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#, token: token, overTCP: true).status, 201)
+        XCTAssertEqual(try daemon.request("GET", "/metrics", token: token).status, 200)
+    }
+
+    func testSlowClientIsDisconnectedWhileOthersAreServed() throws {
+        let daemon = try DaemonHarness(self, overrides: ["limits": ["request_timeout_s": 1]])
+        let slow = try HTTPClientConnection(unixSocket: daemon.socketPath, timeoutSeconds: 20)
+        try slow.write(Array("POST /v1/sessions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"app\"".utf8))
+        XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        XCTAssertTrue(slow.waitForClose(), "the daemon should close a connection that stalls past limits.request_timeout_s")
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#).status, 201)
+    }
+
+    func testMetricsNameEveryCounter() throws {
+        let daemon = try DaemonHarness(self)
+        try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#)
+        let metrics = try daemon.request("GET", "/metrics")
+        XCTAssertEqual(metrics.status, 200)
+        for name in ["navlog_journal_events_recorded_total", "navlog_journal_events_dropped_total", "navlog_journal_bytes_written_total",
+                     "navlog_journal_compression_ratio", "navlog_sessions_active 1", "navlog_journal_queue_depth",
+                     "navlog_http_requests_total{method=\"POST\",route=\"/v1/sessions\",status=\"201\"} 1",
+                     "navlog_http_request_duration_seconds_bucket{le=\"+Inf\"}", "navlog_http_request_duration_seconds_count"] {
+            XCTAssertTrue(metrics.body.contains(name), "missing \(name) in:\n\(metrics.body)")
+        }
+    }
+}
