@@ -47,6 +47,27 @@ final class TransitionTests: XCTestCase {
         XCTAssertEqual(report.paths.sessionPaths.first?.screens, ["Home", "List", "Detail", "Home"])
     }
 
+    func testAnIntentsWholeCausalChainIsOneTransition() {
+        // A deep link selects a tab (caused by the link) and pushes through a child
+        // coordinator (caused by its start, caused by a coordinate, caused by the link).
+        var script = SessionScript(app: "tabs")
+        let launch = script.record(.coordinatorStart, subject: "TabCoordinator#1")
+        script.push("Home#1", on: "HomeStack#1", cause: launch)
+        script.push("Settings#1", on: "SettingsStack#1", cause: launch)
+        script.root("TabContainer#1", showing: "Home#1", cause: launch)
+        let link = script.record(.deepLink, subject: "TabCoordinator#1", screen: "Home#1", payload: ["url": "app://settings/profile"])
+        script.selectTab("Settings", showing: "Settings#1", cause: link)
+        let coordinate = script.record(.coordinatorCoordinate, subject: "SettingsCoordinator#1", cause: link, payload: ["child": "ProfileCoordinator#1"])
+        let start = script.record(.coordinatorStart, subject: "ProfileCoordinator#1", cause: coordinate, parent: "SettingsCoordinator#1")
+        script.push("Profile#1", on: "SettingsStack#1", cause: start)
+        script.end()
+        let report = makeReport([script])
+
+        // Home → Profile: Settings was never what the user looked at.
+        XCTAssertEqual(transitionList(report), ["Home>Profile:1"])
+        XCTAssertEqual(report.paths.sessionPaths.first?.screens, ["Home", "Profile"])
+    }
+
     func testModalsAndTheirStacks() {
         var script = SessionScript()
         script.launch()

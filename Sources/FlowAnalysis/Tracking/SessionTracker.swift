@@ -16,8 +16,13 @@ struct SessionTracker {
     private var churn = ChurnTracker()
     private var lifecycle = LifecycleTracker()
     private var visits: [Visit] = []
-    /// The cause of the last navigation event, when events with that cause coalesce.
+    /// The user intent (`action` or `deeplink`) behind the last navigation event; navigation
+    /// events behind one intent coalesce into one transition.
     private var groupCause: UInt64?
+    /// The intent behind each event that has one, by `sessionSeq`: causes chain (an action
+    /// causes a coordinate, which causes a start, which causes a push), and the push belongs
+    /// to the action. Dropped with the tracker when the session ends.
+    private var intents: [UInt64: UInt64] = [:]
     /// The `sessionSeq` of `session.start`: the cause of every top-level operation, which
     /// therefore never coalesces.
     private var rootCause: UInt64?
@@ -50,6 +55,7 @@ struct SessionTracker {
         lastMonotonic = max(lastMonotonic, event.monotonicNanoseconds)
         keepForLeakDetection(event)
         lifecycle.consume(event)
+        let intent = noteIntent(event)
         switch event.kind {
         case .sessionStart:
             rootCause = event.sessionSeq
@@ -61,7 +67,7 @@ struct SessionTracker {
             churn.consume(event, visibleScreen: visits.last.flatMap { $0.end == nil ? $0.screen : nil }, options: options)
         case _ where EventKind.navigationKinds.contains(event.kind):
             noteDoublePush(event)
-            navigate(event)
+            navigate(event, intent: intent)
         default:
             break
         }
@@ -81,10 +87,25 @@ struct SessionTracker {
 
     // MARK: - Visible screen
 
+    /// Returns the user intent behind `event`: itself for an `action` or `deeplink`, else the
+    /// intent behind its cause. Events caused by the session's start belong to none.
+    private mutating func noteIntent(_ event: Event) -> UInt64? {
+        let intent: UInt64?
+        if event.kind == .action || event.kind == .deepLink {
+            intent = event.sessionSeq
+        } else if let cause = event.cause, cause != rootCause {
+            intent = intents[cause] ?? cause
+        } else {
+            intent = nil
+        }
+        if let intent { intents[event.sessionSeq] = intent }
+        return intent
+    }
+
     /// Applies a navigation event and records a change of the visible screen, coalescing the
-    /// events that share one cause into one change.
-    private mutating func navigate(_ event: Event) {
-        let cause = event.cause.flatMap { $0 == rootCause ? nil : $0 }
+    /// events behind one user intent into one change.
+    private mutating func navigate(_ event: Event, intent: UInt64?) {
+        let cause = intent
         let isSameGroup = cause != nil && cause == groupCause
         groupCause = cause
         window.apply(event)
