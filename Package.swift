@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "NavlogDaemon", dependencies: ["Navigation", "NavigationHost", "Journal", "CMicroHTTPD"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis"]),
+        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis", "NavlogDaemon"]),
         .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavigationHost", "SampleApps"]),
         .executableTarget(
             name: "navlog-bench",

@@ -116,3 +116,28 @@ final class DaemonAPITests: XCTestCase {
         }
     }
 }
+
+final class NavlogAgainstDaemonTests: XCTestCase {
+    func testNavlogListsTheDaemonsSessionsAndReadsItsJournal() throws {
+        let daemon = try DaemonHarness(self, token: nil)
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app":"tabs"}"#).status, 201)
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app":"master-detail"}"#).status, 201)
+        XCTAssertEqual(try daemon.request("DELETE", "/v1/sessions/s-1").status, 200)
+
+        let listed = try runTool(productPath("navlog"), ["sessions", "--socket", daemon.socketPath])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.stdout, "session  app            idle\ns-2      master-detail  0s\n1 live session(s)\n")
+        let port = try XCTUnwrap(daemon.tcpPort)
+        let json = try runTool(productPath("navlog"), ["sessions", "--url", "http://127.0.0.1:\(port)", "-o", "json"])
+        XCTAssertEqual(try JSONValue(parsing: json.stdout).arrayValue?.compactMap { $0["id"]?.stringValue }, ["s-2"])
+
+        XCTAssertEqual(daemon.terminate(), 0)
+        let shown = try runTool(productPath("navlog"), ["show", daemon.directory + "/journal", "--kind", "session.end", "-o", "json"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(shown.stdout.split(separator: "\n").count, 2)
+
+        let unreachable = try runTool(productPath("navlog"), ["sessions", "--socket", daemon.directory + "/gone.sock"])
+        XCTAssertEqual(unreachable.status, 2)
+        XCTAssertTrue(unreachable.stderr.hasPrefix("navlog sessions: cannot reach navlogd at unix socket '\(daemon.directory)/gone.sock': "), unreachable.stderr)
+    }
+}

@@ -18,6 +18,7 @@ struct NavlogCommand: ParsableCommand {
             CommandNode(TailCommand.self),
             CommandNode(ReportCommand.self),
             CommandNode(VerifyCommand.self),
+            CommandNode(SessionsCommand.self),
             CommandNode(DemoCommand.self),
         ]
     )

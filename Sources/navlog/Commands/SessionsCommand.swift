@@ -1,0 +1,80 @@
+import Foundation
+import Navigation
+import NavlogDaemon
+
+/// `navlog sessions`: the live sessions of a running navlogd, through its API.
+struct SessionsCommand: ParsableCommand {
+    static let spec = CommandSpec(
+        name: "sessions",
+        abstract: "List the live sessions of a running navlogd.",
+        discussion: "Asks GET /v1/sessions over the daemon's Unix socket or TCP address.",
+        options: [
+            .value("socket", "PATH", help: "The daemon's Unix socket.", default: "navlogd.sock"),
+            .value("url", "URL", help: "The daemon's TCP address instead, such as http://127.0.0.1:7878."),
+            .value("token", "TOKEN", help: "The bearer token, when the daemon requires one (or set NAVLOG_TOKEN)."),
+            .value("output", short: "o", "FORMAT", help: "text or json.", default: "text"),
+        ]
+    )
+
+    let socket: String
+    let url: (host: String, port: Int)?
+    let token: String?
+    let format: String
+
+    init(_ arguments: ParsedArguments) throws {
+        socket = arguments.value("socket") ?? "navlogd.sock"
+        if let text = arguments.value("url") {
+            let address = text.hasPrefix("http://") ? String(text.dropFirst("http://".count)) : text
+            let trimmed = address.hasSuffix("/") ? String(address.dropLast()) : address
+            guard let colon = trimmed.lastIndex(of: ":"), let port = Int(trimmed[trimmed.index(after: colon)...]),
+                (1...65535).contains(port), colon != trimmed.startIndex
+            else {
+                throw UsageError("option '--url' must look like http://127.0.0.1:7878, not '\(text)'")
+            }
+            url = (String(trimmed[..<colon]), port)
+        } else {
+            url = nil
+        }
+        token = arguments.value("token") ?? ProcessInfo.processInfo.environment["NAVLOG_TOKEN"]
+        format = try arguments.choice("output", ["text", "json"], default: "text")
+    }
+
+    func run() async throws -> Int32 {
+        let place = url.map { "http://\($0.host):\($0.port)" } ?? "unix socket '\(socket)'"
+        let connection: HTTPClientConnection
+        do {
+            connection = try url.map { try HTTPClientConnection(host: $0.host, port: $0.port, timeoutSeconds: 10) }
+                ?? HTTPClientConnection(unixSocket: socket, timeoutSeconds: 10)
+        } catch {
+            throw CommandFailure("cannot reach navlogd at \(place): \(error)")
+        }
+        defer { connection.close() }
+        var headers: [String: String] = [:]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        let response: (status: Int, body: [UInt8])
+        do {
+            response = try connection.send("GET", "/v1/sessions", headers: headers)
+        } catch {
+            throw CommandFailure("navlogd at \(place) did not answer: \(error)")
+        }
+        let body = try? JSONValue(parsing: Data(response.body))
+        guard response.status == 200, let sessions = body?["sessions"]?.arrayValue else {
+            let detail = body?["detail"]?.stringValue ?? String(decoding: response.body.prefix(200), as: UTF8.self)
+            throw CommandFailure("navlogd at \(place) answered \(response.status): \(detail)")
+        }
+        if format == "json" {
+            Output.standardOutput(JSONValue.array(sessions).serialized() + "\n")
+            return ExitCode.success
+        }
+        var lines = ["session  app            idle"]
+        for session in sessions {
+            let id = session["id"]?.stringValue ?? "?"
+            let app = session["app"]?.stringValue ?? "?"
+            let idle = session["idle_seconds"]?.doubleValue.map { String(format: "%.0fs", $0) } ?? "?"
+            lines.append(id.padding(toLength: 8, withPad: " ", startingAt: 0) + " " + app.padding(toLength: 14, withPad: " ", startingAt: 0) + " " + idle)
+        }
+        lines.append("\(sessions.count) live session(s)")
+        Output.standardOutput(lines.joined(separator: "\n") + "\n")
+        return ExitCode.success
+    }
+}
