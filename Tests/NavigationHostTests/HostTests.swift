@@ -59,11 +59,11 @@ final class SessionTests: XCTestCase {
         } catch {
             XCTAssertEqual("\(error)", "the session limit (2) is reached; end a session first")
         }
-        let found = try await registry.session("s-1")
+        let found = try registry.session("s-1")
         XCTAssertTrue(found === first)
         try await registry.end("s-1")
         do {
-            _ = try await registry.session("s-1")
+            _ = try registry.session("s-1")
             XCTFail("an ended session is gone")
         } catch {
             XCTAssertEqual("\(error)", "no session 's-1'")

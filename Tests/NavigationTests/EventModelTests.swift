@@ -102,3 +102,25 @@ final class EventModelTests: XCTestCase {
             """)
     }
 }
+
+final class NavigationStateJSONTests: XCTestCase {
+    func testHandWrittenJSONEqualsJSONEncoders() throws {
+        let (context, _) = makeContext()
+        let root = RootCoordinator(context: context)
+        try context.launch(root)
+        try root.coordinate(to: ScreenCoordinator(context: context, stack: root.stack, screenName: "Detail"))
+        let tabsStack = NavigationStack(context: context, name: "InnerStack")
+        try tabsStack.push(Screen(name: "Inner", view: ScriptedView(elements: [
+            .text("Hi", id: "hi"), .toggle("t", title: "T", isOn: true), .textField("q", placeholder: "Q", value: "v"),
+            .list("l", items: [.item("i1", title: "One", detail: "first")]), .spinner(isSpinning: false), .image("logo"),
+        ]), owner: root, context: context))
+        let tabs = TabContainer(context: context, tabs: [.init(title: "Inner", stack: tabsStack)], owner: root)
+        try context.window.present(tabs, style: .fullScreen, owner: root)
+        try context.window.present(Screen(name: "Sheet", view: ScriptedView(), owner: root, context: context), owner: root)
+        try context.window.dismiss()
+        let state = context.state()
+        XCTAssertEqual(state.jsonValue(), try JSONValue(encoding: state))
+        XCTAssertNotNil(state.jsonValue()["window"]?["modals"]?.arrayValue?.first?["content"]?["tabs"])
+        XCTAssertEqual(try state.jsonValue().decode(NavigationState.self), state)
+    }
+}

@@ -207,6 +207,12 @@ extension JSONValue: CustomStringConvertible {
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, to output: inout String) {
         output += "\""
+        // Most strings need no escaping: append them whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            output += string
+            output += "\""
+            return
+        }
         for scalar in string.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -9,6 +9,9 @@ public actor SessionRegistry {
     private let sink: any EventSink
     private let timeMode: TimeMode
     private var sessions: [String: Session] = [:]
+    /// The same sessions, for lookups that need no hop onto the registry's executor: every
+    /// request of a daemon looks its session up, and only creating and ending change this.
+    private let index = Mutex<[String: Session]>([:])
     private var nextNumber = 1
 
     public init(catalog: AppCatalog, sink: any EventSink, maximumSessions: Int = 1_000, timeMode: TimeMode = .realTime) {
@@ -27,12 +30,13 @@ public actor SessionRegistry {
         nextNumber += 1
         let session = try Session(id: id, app: app, parameters: resolved, sink: sink, timeMode: timeMode, attributes: attributes)
         sessions[id] = session
+        index.withLock { $0[id] = session }
         return session
     }
 
     /// The live session `id`.
-    public func session(_ id: String) throws -> Session {
-        guard let session = sessions[id] else { throw HostError.unknownSession(id) }
+    public nonisolated func session(_ id: String) throws -> Session {
+        guard let session = index.withLock({ $0[id] }) else { throw HostError.unknownSession(id) }
         return session
     }
 
@@ -44,6 +48,7 @@ public actor SessionRegistry {
     /// Ends session `id` and forgets it.
     public func end(_ id: String, reason: String = "ended") async throws {
         guard let session = sessions.removeValue(forKey: id) else { throw HostError.unknownSession(id) }
+        index.withLock { $0[id] = nil }
         await session.end(reason: reason)
     }
 
@@ -51,6 +56,7 @@ public actor SessionRegistry {
     public func endAll(reason: String) async {
         let live = sessions
         sessions.removeAll()
+        index.withLock { $0.removeAll() }
         for (_, session) in live { await session.end(reason: reason) }
     }
 
@@ -59,6 +65,7 @@ public actor SessionRegistry {
         var ended: [String] = []
         for (id, session) in sessions where await session.lastActivity.duration(to: .now) > timeout {
             sessions[id] = nil
+            index.withLock { $0[id] = nil }
             await session.end(reason: "idle timeout")
             ended.append(id)
         }

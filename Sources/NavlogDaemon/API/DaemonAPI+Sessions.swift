@@ -38,7 +38,7 @@ extension DaemonAPI {
 
     /// `GET /v1/sessions/{id}`: the navigation state and the visible screen's rendering.
     func describeSession(_ id: String) async throws -> HTTPResponse {
-        let session = try await registry.session(id)
+        let session = try registry.session(id)
         return try Self.sessionResponse(200, session, state: await session.state())
     }
 
@@ -56,7 +56,7 @@ extension DaemonAPI {
     /// `{"type": "wait", "ms": N}`.
     func performAction(_ id: String, _ request: HTTPRequest) async throws -> HTTPResponse {
         let command = try parseCommand(request.body)
-        let session = try await registry.session(id)
+        let session = try registry.session(id)
         let state = try await session.perform(command)
         return try Self.sessionResponse(200, session, state: state)
     }
@@ -66,7 +66,7 @@ extension DaemonAPI {
         var body = try RequestBody(request.body)
         let url = try body.string("url", isRequired: true)!
         try body.finish()
-        let session = try await registry.session(id)
+        let session = try registry.session(id)
         let state = try await session.perform(.deepLink(url))
         return try Self.sessionResponse(200, session, state: state)
     }
@@ -103,20 +103,18 @@ extension DaemonAPI {
         return command
     }
 
-    /// `{"id", "app", "state"}` with the state encoded once, straight into the body.
+    /// `{"id", "app", "state"}` with the state written once, straight into the body (the
+    /// state's hand-written JSON is what `JSONEncoder` would give, several times faster).
     static func sessionResponse(_ status: Int, _ session: Session, state: NavigationState,
                                 headers: [(name: String, value: String)] = []) throws -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var body = Array("{\"app\":".utf8)
-        var text = ""
+        var text = "{\"app\":"
         JSONValue.writeString(session.appName, to: &text)
         text += ",\"id\":"
         JSONValue.writeString(session.id, to: &text)
         text += ",\"state\":"
-        body += Array(text.utf8)
-        body += try encoder.encode(state)
-        body += Array("}\n".utf8)
+        state.jsonValue().write(to: &text)
+        text += "}\n"
+        let body = Array(text.utf8)
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
 }

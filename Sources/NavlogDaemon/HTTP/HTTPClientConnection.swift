@@ -94,26 +94,59 @@ public final class HTTPClientConnection {
     }
 
     private func readResponse() throws -> (status: Int, body: [UInt8]) {
-        let separator: [UInt8] = [13, 10, 13, 10]
         var headerEnd: Int?
         while headerEnd == nil {
-            headerEnd = Self.find(separator, in: buffer)
+            headerEnd = Self.headerEnd(in: buffer)
             if headerEnd == nil { try fill() }
         }
-        let head = String(decoding: buffer[..<headerEnd!], as: UTF8.self)
-        let lines = head.split(separator: "\r\n")
-        guard let statusLine = lines.first, statusLine.count >= 12, let status = Int(statusLine.dropFirst(9).prefix(3)) else {
-            throw HTTPClientError(detail: "not an HTTP response: \(head.prefix(80))")
+        let head = buffer[..<headerEnd!]
+        // "HTTP/1.1 200 OK": the status is bytes 9 to 11.
+        guard head.count >= 12, head.starts(with: Array("HTTP/1.".utf8)),
+            let status = Self.decimal(head[(head.startIndex + 9)..<(head.startIndex + 12)])
+        else {
+            throw HTTPClientError(detail: "not an HTTP response: \(String(decoding: head.prefix(80), as: UTF8.self))")
         }
-        var length = 0
-        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
-            length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)) ?? 0
-        }
+        let length = Self.contentLength(in: head) ?? 0
         let bodyStart = headerEnd! + 4
         while buffer.count < bodyStart + length { try fill() }
         let body = Array(buffer[bodyStart..<bodyStart + length])
         buffer.removeFirst(bodyStart + length)
         return (status, body)
+    }
+
+    /// The index of the blank line that ends the head (`\r\n\r\n`), if it has arrived.
+    private static func headerEnd(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    /// The value of the `Content-Length` header, matched without regard to case.
+    private static func contentLength(in head: ArraySlice<UInt8>) -> Int? {
+        let name = Array("content-length:".utf8)
+        var lineStart = head.startIndex
+        while lineStart < head.endIndex {
+            let lineEnd = head[lineStart...].firstIndex(of: 13) ?? head.endIndex
+            let line = head[lineStart..<lineEnd]
+            if line.count > name.count, zip(line, name).allSatisfy({ ($0 | 0x20) == $1 || $0 == $1 }) {
+                let value = line.dropFirst(name.count).drop { $0 == 32 || $0 == 9 }
+                return decimal(value.prefix { $0 >= 48 && $0 <= 57 })
+            }
+            lineStart = lineEnd + 2
+        }
+        return nil
+    }
+
+    private static func decimal(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count < 18 else { return nil }
+        var value = 0
+        for digit in digits {
+            guard digit >= 48, digit <= 57 else { return nil }
+            value = value * 10 + Int(digit - 48)
+        }
+        return value
     }
 
     private func fill() throws {
@@ -123,14 +156,6 @@ public final class HTTPClientConnection {
             throw HTTPClientError(detail: count == 0 ? "the server closed the connection" : "receive failed: \(String(cString: strerror(errno)))")
         }
         buffer += chunk[..<count]
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for index in 0...(haystack.count - needle.count) where haystack[index] == needle[0] {
-            if Array(haystack[index..<index + needle.count]) == needle { return index }
-        }
-        return nil
     }
 }
 
