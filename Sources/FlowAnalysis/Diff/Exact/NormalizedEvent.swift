@@ -86,6 +86,13 @@ public struct NormalizedEvent: Sendable, Equatable, Codable {
 
     // MARK: - Ignored fields
 
+    /// The event with the payload fields at `paths` removed as well.
+    func ignoring(_ paths: [[String]]) -> NormalizedEvent {
+        var copy = self
+        for path in paths { copy.payload = NormalizedEvent.removing(path[...], from: copy.payload) }
+        return copy
+    }
+
     private static func removing(_ path: ArraySlice<String>, from value: JSONValue) -> JSONValue {
         guard let key = path.first, case .object(var members) = value, let child = members[key] else { return value }
         if path.count == 1 {
