@@ -31,10 +31,9 @@ final class BaselineCommandTests: XCTestCase {
         XCTAssertTrue(text.contains("\n  \"version\": 1\n"), text)
         XCTAssertTrue(text.contains(#"{"c":4,"k":"screen.push","n":6,"p":{"bound":["MasterPresenter#1"],"depth":1,"stack":"MasterNavigation#1"},"s":"RootMasterCoordinator#1","screen":"Master#1"}"#), text)
 
-        // Saved twice, the same bytes: nothing of the time or run is kept.
+        // Two baselines of two runs compare as the same: nothing of the time or run is kept.
         let again = directory.appendingPathComponent("again.json").path
         XCTAssertEqual(try CLI.run(["baseline", "save", "--journal", try record("again"), "-o", again]).status, 0)
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: again)).count > 0, true)
         let same = try CLI.run(["diff", baseline, again, "--record", "never", "-o", "json"])
         XCTAssertEqual(same.status, 0, same.stdout + same.stderr)
 
