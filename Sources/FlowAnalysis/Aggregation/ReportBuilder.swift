@@ -88,6 +88,12 @@ public struct ReportBuilder {
         )
     }
 
+    /// The kept dwell samples per screen type and time-to-convert samples per funnel (in
+    /// option order), for the statistical comparison of `navlog diff`; read after ``finish()``.
+    var durationSamples: (dwell: [String: DurationReservoir], timeToConvert: [DurationReservoir]) {
+        (total.dwell, total.funnels.map(\.timeToConvert))
+    }
+
     // MARK: - Sessions
 
     private mutating func fold(_ tracker: SessionTracker) {

@@ -17,6 +17,8 @@ struct NavlogCommand: ParsableCommand {
             CommandNode(ShowCommand.self),
             CommandNode(TailCommand.self),
             CommandNode(ReportCommand.self),
+            CommandNode(DiffCommand.self),
+            CommandNode(BaselineCommand.self),
             CommandNode(VerifyCommand.self),
             CommandNode(SessionsCommand.self),
             CommandNode(DemoCommand.self),

@@ -1,0 +1,26 @@
+/// The output formats of `navlog diff` on standard output.
+public enum DiffFormat: String, CaseIterable, Sendable {
+    case text, json, markdown
+}
+
+extension FlowDiff {
+    /// Returns the diff in `format`.
+    public func rendered(as format: DiffFormat, title: String = "navlog diff") -> String {
+        switch format {
+        case .text: DiffTextRenderer.render(self)
+        case .json: jsonText()
+        case .markdown: DiffMarkdownRenderer.render(self, title: title)
+        }
+    }
+
+    /// Returns the diff as JUnit XML: one testcase per scenario session, structural check
+    /// and metric.
+    public func junitXML() -> String {
+        DiffJUnitRenderer.render(self)
+    }
+
+    /// Returns GitHub Actions `::error` and `::warning` lines, one per finding.
+    public func githubAnnotations() -> String {
+        DiffAnnotationRenderer.render(self)
+    }
+}

@@ -1,0 +1,120 @@
+import FlowAnalysis
+import Foundation
+import Journal
+import Navigation
+
+/// The options `navlog diff` and `navlog baseline save` share, and how both read a side.
+enum DiffOptions {
+    static let settingSpecs: [OptionSpec] = [
+        .value("config", "FILE", help: "Thresholds, gates, funnels and ignored fields as JSON (see Config/diff.json); flags override it."),
+        .value("funnel", "[NAME=]A,B,C", help: "A funnel over these screens, in order: its conversion and time to convert are compared.", repeatable: true),
+        .value("ending", "SCREEN", help: "A screen where a session may end without being a dead end.", repeatable: true),
+        .value("ignore-field", "PATH", help: "A payload field left out of the exact comparison, such as parameters.latency_ms.", repeatable: true),
+        .value("sample-limit", "N", help: "The most values kept per metric (a seeded reservoir beyond it).", default: "2000"),
+    ]
+
+    /// The settings from `--config`, then the flags over it.
+    static func settings(_ arguments: ParsedArguments) throws -> DiffSettings {
+        var settings = DiffSettings()
+        if let path = arguments.value("config") {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw UsageError("cannot read config '\(path)': \((error as NSError).localizedDescription)")
+            }
+            do {
+                try settings.apply(json: try JSONValue(parsing: data))
+            } catch let error as DiffSettingsError {
+                throw UsageError("config '\(path)': \(error)")
+            } catch {
+                throw UsageError("config '\(path)' is not JSON: \(error)")
+            }
+        }
+        let funnels = try arguments.values("funnel").enumerated().map { index, text in try parseFunnel(text, index: index) }
+        settings.funnels = Dictionary(grouping: settings.funnels + funnels, by: \.name).values.map { $0.last! }.sorted { $0.name < $1.name }
+        settings.expectedEndings += arguments.values("ending")
+        settings.ignoredFields += arguments.values("ignore-field")
+        if let limit = try arguments.integer("sample-limit", in: 16...10_000_000) { settings.sampleLimit = limit }
+        return settings
+    }
+
+    static func parseFunnel(_ text: String, index: Int) throws -> Funnel {
+        var name = "funnel \(index + 1)"
+        var list = text
+        if let equals = text.firstIndex(of: "=") {
+            name = String(text[..<equals])
+            list = String(text[text.index(after: equals)...])
+        }
+        let steps = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard steps.count >= 2 else { throw UsageError("option '--funnel' needs at least two screens, as A,B[,C...]: '\(text)'") }
+        return Funnel(name: name, steps: steps)
+    }
+
+    // MARK: - Reading a side
+
+    /// What a side was given as.
+    enum Input {
+        case journals([String])
+        case baseline(String)
+    }
+
+    /// Classifies `paths`: one file holding JSON is a baseline; anything else is journals. A
+    /// path that does not exist is trouble (exit 2), unless `allowMissingBaseline`.
+    static func input(_ paths: [String], side: String, allowMissingBaseline: Bool = false) throws -> Input {
+        if paths.count == 1, let path = paths.first {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                if allowMissingBaseline { return .baseline(path) }
+                throw CommandFailure("\(side) '\(path)' does not exist")
+            }
+            if !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) {
+                let head = (try? handle.read(upToCount: 64)) ?? Data()
+                try? handle.close()
+                if DiffBaseline.isBaseline(head) { return .baseline(path) }
+            }
+        }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("\(side) '\(path)' does not exist")
+        }
+        return .journals(paths)
+    }
+
+    /// Reads a baseline file; a damaged or foreign one is trouble (exit 2) naming it.
+    static func readBaseline(_ path: String) throws -> DiffBaseline {
+        do {
+            return try DiffBaseline(data: try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch let error as DiffBaseline.FormatError {
+            throw CommandFailure("baseline '\(path)': \(error)")
+        } catch {
+            throw CommandFailure("cannot read baseline '\(path)': \((error as NSError).localizedDescription)")
+        }
+    }
+
+    /// Reads journal files and directories into a side, streaming their events.
+    static func readJournals(_ paths: [String], settings: DiffSettings) throws -> DiffSide {
+        var collector = DiffSideCollector(settings: settings)
+        let reader = JournalReader(paths: paths)
+        do {
+            for run in try reader.runs() { collector.addRun(id: run.id, labels: run.labels) }
+            for file in reader.files() {
+                var iterator = JournalReader(paths: [file]).events(matching: EventFilter())
+                while let event = try iterator.next() { collector.consume(event) }
+            }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        return collector.finish()
+    }
+
+    /// Writes a baseline file, creating its directory; failure is trouble naming the file.
+    static func write(_ baseline: DiffBaseline, to path: String) throws {
+        do {
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(try baseline.serialized().utf8).write(to: url, options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write baseline '\(path)': \((error as NSError).localizedDescription)")
+        }
+    }
+}

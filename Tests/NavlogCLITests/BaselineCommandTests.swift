@@ -1,0 +1,111 @@
+import Foundation
+import Navigation
+import XCTest
+
+/// `navlog baseline save`, diffing against a baseline file with `--record`, and the inputs and
+/// configurations `navlog diff` refuses.
+final class BaselineCommandTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = try CLI.makeTemporaryDirectory(self)
+    }
+
+    private func record(_ name: String, app: String = "master-detail", parameters: [String] = [], expectedStatus: Int32 = 0) throws -> String {
+        let journal = directory.appendingPathComponent(name).path
+        let result = try CLI.run(["run", "--script", "Config/scenarios/\(app).scenario", "--journal", journal] + parameters.flatMap { ["--param", $0] })
+        XCTAssertEqual(result.status, expectedStatus, result.stderr)
+        return journal
+    }
+
+    // MARK: - Round trip
+
+    func testBaselineRoundTripComparesLikeTheJournalItCameFrom() throws {
+        let journal = try record("base")
+        let baseline = directory.appendingPathComponent("ci/master-detail.baseline.json").path
+        let save = try CLI.run(["baseline", "save", "--journal", journal, "-o", baseline])
+        XCTAssertEqual(save.status, 0, save.stderr)
+        XCTAssertEqual(save.stdout, "saved baseline \(baseline): 1 scenario sessions, 1 sessions, 33 events\n")
+        let text = try String(contentsOfFile: baseline, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("{\n  \"format\": \"navlog-baseline\",\n"), text)
+        XCTAssertTrue(text.contains("\n  \"version\": 1\n"), text)
+        XCTAssertTrue(text.contains(#"{"c":4,"k":"screen.push","n":6,"p":{"bound":["MasterPresenter#1"],"depth":1,"stack":"MasterNavigation#1"},"s":"RootMasterCoordinator#1","screen":"Master#1"}"#), text)
+
+        // Two baselines of two runs compare as the same: nothing of the time or run is kept.
+        let again = directory.appendingPathComponent("again.json").path
+        XCTAssertEqual(try CLI.run(["baseline", "save", "--journal", try record("again"), "-o", again]).status, 0)
+        let same = try CLI.run(["diff", baseline, again, "--record", "never", "-o", "json"])
+        XCTAssertEqual(same.status, 0, same.stdout + same.stderr)
+
+        let fromJournal = try CLI.run(["diff", journal, try record("candidate", parameters: ["detail_style=modal"], expectedStatus: 1), "-o", "json"])
+        let fromBaseline = try CLI.run(["diff", baseline, directory.appendingPathComponent("candidate").path, "--record", "never", "-o", "json"])
+        XCTAssertEqual(fromBaseline.status, 1, fromBaseline.stderr)
+        XCTAssertEqual(fromBaseline.stdout, fromJournal.stdout, "a baseline compares exactly as its journal")
+    }
+
+    func testRecordMissingWritesAnAbsentBaselineAndNeverRefusesIt() throws {
+        let journal = try record("base")
+        let baseline = directory.appendingPathComponent("new.json").path
+        let never = try CLI.run(["diff", baseline, journal, "--record", "never"])
+        XCTAssertEqual(never.status, 2)
+        XCTAssertEqual(never.stderr, "navlog diff: base '\(baseline)' does not exist\n")
+
+        let missing = try CLI.run(["diff", baseline, journal])
+        XCTAssertEqual(missing.status, 0, missing.stderr)
+        XCTAssertEqual(missing.stdout, "")
+        XCTAssertTrue(missing.stderr.contains("recorded one from the candidate (1 scenario sessions, 1 sessions)"), missing.stderr)
+        XCTAssertEqual(try CLI.run(["diff", baseline, journal, "--record", "never"]).status, 0)
+
+        // A scenario the baseline lacks is added to it under `missing`.
+        let tabs = try record("tabs", app: "tabs")
+        let added = try CLI.run(["diff", "--base", baseline, "--candidate", journal, "--candidate", tabs, "--ending", "Settings"])
+        XCTAssertEqual(added.status, 0, added.stdout + added.stderr)
+        XCTAssertTrue(added.stderr.contains("recorded 1 new scenario session(s) into baseline '\(baseline)': tabs s-1"), added.stderr)
+        let text = try String(contentsOfFile: baseline, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"scenario\": \"tabs\""), text)
+    }
+
+    // MARK: - Refused input
+
+    func testUnreadableOrUnrelatedInputExitsTwoNamingIt() throws {
+        let journal = try record("base")
+        let garbage = directory.appendingPathComponent("garbage.json")
+        try "{ not json".write(to: garbage, atomically: true, encoding: .utf8)
+        let damaged = try CLI.run(["diff", garbage.path, journal])
+        XCTAssertEqual(damaged.status, 2)
+        XCTAssertTrue(damaged.stderr.hasPrefix("navlog diff: baseline '\(garbage.path)': not a baseline: "), damaged.stderr)
+        XCTAssertEqual(damaged.stderr.filter { $0 == "\n" }.count, 1)
+
+        let missing = try CLI.run(["diff", journal, directory.appendingPathComponent("nope").path])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stderr, "navlog diff: candidate '\(directory.appendingPathComponent("nope").path)' does not exist\n")
+
+        let unrelated = try CLI.run(["diff", journal, try record("tabs", app: "tabs")])
+        XCTAssertEqual(unrelated.status, 2, unrelated.stdout)
+        XCTAssertTrue(unrelated.stderr.hasPrefix("navlog diff: nothing in common to compare: "), unrelated.stderr)
+    }
+
+    func testConfigurationIsCheckedKeyByKey() throws {
+        let journal = try record("base")
+        let example = try CLI.run(["diff", journal, journal, "--config", "Config/diff.json"])
+        XCTAssertEqual(example.status, 0, example.stderr)
+
+        let config = directory.appendingPathComponent("diff.json")
+        let cases: [(String, String)] = [
+            (#"{"alpah": 0.05}"#, "key 'alpah': unknown key"),
+            (#"{"gate": {"dwel": true}}"#, "key 'gate.dwel': unknown metric"),
+            (#"{"noise_threshold": "5%"}"#, "key 'noise_threshold': must be a number"),
+            (#"{"funnels": [{"name": "f", "steps": ["A"]}]}"#, "key 'funnels[0].steps': needs at least two screens"),
+        ]
+        for (text, message) in cases {
+            try text.write(to: config, atomically: true, encoding: .utf8)
+            let result = try CLI.run(["diff", journal, journal, "--config", config.path])
+            XCTAssertEqual(result.status, 64, text)
+            XCTAssertTrue(result.stderr.hasPrefix("navlog diff: config '\(config.path)': \(message)"), result.stderr)
+        }
+        let flag = try CLI.run(["diff", journal, journal, "--gate", "speed"])
+        XCTAssertEqual(flag.status, 64)
+        XCTAssertTrue(flag.stderr.hasPrefix("navlog diff: option '--gate': unknown metric 'speed'"), flag.stderr)
+        XCTAssertEqual(try CLI.run(["diff", journal]).status, 64)
+    }
+}
