@@ -29,6 +29,16 @@ final class SmellTests: XCTestCase {
         XCTAssertEqual(wide.smells.doublePushes.first?.count, 2)
     }
 
+    func testOneScreenPushedIntoAModalStackThenPresentedIsNoDoublePush() {
+        var script = SessionScript()
+        script.launch()
+        let tap = script.action("detail", on: "Home#1")
+        script.push("Detail#1", on: "ModalStack#1", cause: tap)
+        script.present("ModalStack#1", showing: "Detail#1", cause: tap)
+        script.end()
+        XCTAssertEqual(makeReport([script]).smells.doublePushes.count, 0)
+    }
+
     func testPingPongNeedsEnoughRoundTrips() {
         // s-1: Home A B A B A — A⇄B for 2 round trips; s-2: Home A B A — only 1.
         let sessions = [PathTests.session("s-1", ["A", "B", "A", "B", "A"]), PathTests.session("s-2", ["A", "B", "A"])]

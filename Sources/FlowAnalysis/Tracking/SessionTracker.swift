@@ -26,7 +26,7 @@ struct SessionTracker {
     /// The `sessionSeq` of `session.start`: the cause of every top-level operation, which
     /// therefore never coalesces.
     private var rootCause: UInt64?
-    private var lastShown: [String: UInt64] = [:]
+    private var lastShown: [String: (screen: String, time: UInt64)] = [:]
     private var doublePushes: [DoublePush] = []
     private var leakEvents: [Event] = []
     private var eventCount = 0
@@ -137,14 +137,18 @@ struct SessionTracker {
 
     // MARK: - Smells and leaks
 
+    /// Notes a second screen of the same type shown within the smell interval. One screen
+    /// shown twice (pushed into a modal's stack, then the stack presented) is not a smell.
     private mutating func noteDoublePush(_ event: Event) {
         guard event.kind == .screenPush || event.kind == .screenPresent, let screen = event.screen else { return }
         let type = InstanceID.typeName(of: screen)
         let time = event.monotonicNanoseconds
-        if let previous = lastShown[type], time >= previous, time - previous <= options.doublePushInterval {
-            doublePushes.append(DoublePush(screenType: type, session: session, sessionSeq: event.sessionSeq, interval: time - previous))
+        if let previous = lastShown[type], previous.screen != screen, time >= previous.time,
+            time - previous.time <= options.doublePushInterval
+        {
+            doublePushes.append(DoublePush(screenType: type, session: session, sessionSeq: event.sessionSeq, interval: time - previous.time))
         }
-        lastShown[type] = time
+        lastShown[type] = (screen, time)
     }
 
     /// Keeps what ``LeakDetector`` reads of `event`, and nothing else.
