@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
         .library(name: "SampleApps", targets: ["SampleApps"]),
         .library(name: "FlowAnalysis", targets: ["FlowAnalysis"]),
+        .library(name: "Export", targets: ["Export"]),
         .executable(name: "navlog", targets: ["navlog"]),
     ],
     targets: [
@@ -38,9 +39,12 @@ let package = Package(
         .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
         .target(name: "SampleApps", dependencies: ["Navigation"]),
         .target(name: "FlowAnalysis", dependencies: ["Journal"]),
+        // Encoders for engines beyond one machine (OTLP, Chrome trace, ClickHouse); the daemon
+        // reuses the OTLP encoder for its push, so this imports neither FlowAnalysis nor the host.
+        .target(name: "Export", dependencies: ["Navigation", "Journal"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis"]),
+        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis", "Export"]),
         .executableTarget(name: "navlog-bench", dependencies: ["Navigation", "Journal", "CSQLite", "CZlib"]),
         // A writer child process for JournalTests (the kill -9 and disk-full tests).
         .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
@@ -52,6 +56,7 @@ let package = Package(
         .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
         .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Journal", "NavigationHost", "SampleApps", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,7 @@ struct NavlogCommand: ParsableCommand {
             CommandNode(ShowCommand.self),
             CommandNode(TailCommand.self),
             CommandNode(ReportCommand.self),
+            CommandNode(ExportCommand.self),
             CommandNode(VerifyCommand.self),
             CommandNode(DemoCommand.self),
         ]
