@@ -75,6 +75,53 @@ final class ClickHouseExportTests: XCTestCase {
         print(json.dumps({"transitions": transitions, "dwell": dwell}))
         """
 
+    /// Evaluates funnel.sql step by step in Python (SQLite has no arrayFold): the same fold over
+    /// each session's visits, then the same countIf expressions per step.
+    static let funnelEvaluation = """
+        import json, sys
+        steps = sys.argv[2].split(",")
+        paths = {}
+        for line in open(sys.argv[1]):
+            row = json.loads(line)
+            paths.setdefault((row["run"], row["session"]), []).append((row["visit"], row["screen_type"]))
+        reached = []
+        for visits in paths.values():
+            count = 0
+            for _, screen in sorted(visits):
+                if count < len(steps) and screen == steps[count]: count += 1
+            reached.append(count)
+        def count_if(k): return sum(1 for r in reached if r >= k)
+        result = []
+        for step in range(1, len(steps) + 1):
+            sessions = count_if(step)
+            conversion = 0 if count_if(1) == 0 else round(sessions / count_if(1), 4)
+            if step == 1: step_conversion = 1 if sessions > 0 else 0
+            else: step_conversion = 0 if count_if(step - 1) == 0 else round(sessions / count_if(step - 1), 4)
+            drop_off = 0 if step == len(steps) else sessions - count_if(step + 1)
+            result.append([steps[step - 1], sessions, conversion, step_conversion, drop_off])
+        print(json.dumps(result))
+        """
+
+    func testTheFunnelSQLGivesTheFunnelOfTheReport() throws {
+        let journal = ExportTestSupport.seedJournal
+        let visits = try ExportTestSupport.export(["export", journal, "--format", "clickhouse", "--table", "visits"])
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("visits-\(UUID().uuidString).jsonl")
+        try visits.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for steps in ["Dashboard,Settings,Profile", "Master,Detail,Share"] {
+            let result = try ExportTestSupport.python(ClickHouseExportTests.funnelEvaluation, [file.path, steps])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let actual = try JSONValue(parsing: result.stdout).arrayValue?.map { $0.serialized() }
+            let report = try JSONValue(parsing: try ExportTestSupport.export(["report", journal, "--output", "json", "--funnel", steps]))
+            let expected = report["funnels"]?.arrayValue?.first?["steps"]?.arrayValue?.map { step -> String in
+                let fields: [JSONValue] = [step["screen"]!, step["sessions"]!, step["conversion"]!, step["step_conversion"]!, step["drop_off"]!]
+                return JSONValue.array(fields).serialized()
+            }
+            XCTAssertEqual(actual, expected, steps)
+            XCTAssertGreaterThan(report["funnels"]?.arrayValue?.first?["steps"]?.arrayValue?.first?["sessions"]?.intValue ?? 0, 0, steps)
+        }
+    }
+
     func testTheSQLGivesTheTransitionsSharesAndDwellMediansOfTheReport() throws {
         let journal = ExportTestSupport.seedJournal
         let visits = try ExportTestSupport.export(["export", journal, "--format", "clickhouse", "--table", "visits"])
