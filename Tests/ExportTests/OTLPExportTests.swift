@@ -101,6 +101,8 @@ final class OTLPExportTests: XCTestCase {
         XCTAssertEqual(Set(spans.map { $0.span["traceId"]?.stringValue ?? "" }).count, sessions.count)
         XCTAssertEqual(spans.filter { $0.span["parentSpanId"] == nil }.count, sessions.count)
         XCTAssertEqual(spans.filter { attribute($0.span, "navlog.subject") != nil }.count, starts.count)
+        let ids = spans.map { ($0.span["traceId"]?.stringValue ?? "") + ($0.span["spanId"]?.stringValue ?? "") }
+        XCTAssertEqual(Set(ids).count, spans.count, "span ids are unique within their trace")
 
         // The span tree of coordinators is the coordinator tree: parent span = the span of the
         // coordinator named by `parent` in coordinator.start, or the session's span for roots.

@@ -30,6 +30,8 @@ struct SessionSpans {
     /// Routers and other screen owners, and stacks, learnt to act for a coordinator.
     private var coordinatorOfOwner: [String: String] = [:]
     private var coordinatorOfStack: [String: String] = [:]
+    /// How many times each screen has been shown: a screen shown again gets a span of its own.
+    private var showings: [String: Int] = [:]
     private var lastNanoseconds: Int64
 
     init(first event: Event) {
@@ -152,8 +154,12 @@ struct SessionSpans {
         ]
         if let style = event.payload["style"]?.stringValue { attributes.append(OTLPAttribute("navlog.style", .string(style))) }
         let parentSpanID = coordinator.flatMap { coordinators[$0] }?.span.spanID ?? root.span.spanID
+        let showing = showings[screen, default: 0] + 1
+        showings[screen] = showing
+        // The first showing's id is the screen's own; later ones add the count after a NUL.
+        let identity = showing == 1 ? screen : "\(screen)\u{0}\(showing)"
         screens[screen] = OpenSpan(span: makeSpan(
-            role: .screen, subject: screen, name: InstanceID.typeName(of: screen), parentSpanID: parentSpanID,
+            role: .screen, subject: identity, name: InstanceID.typeName(of: screen), parentSpanID: parentSpanID,
             start: event.wallNanoseconds, attributes: attributes
         ))
     }
