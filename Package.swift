@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
         .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "Journal", "NavigationHost", "SampleApps", "navlog"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Journal", "Navigation", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
     ],
     swiftLanguageModes: [.v6]
