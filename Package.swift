@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SampleApps", targets: ["SampleApps"]),
         .library(name: "FlowAnalysis", targets: ["FlowAnalysis"]),
         .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
+        .library(name: "Export", targets: ["Export"]),
         .executable(name: "navlog", targets: ["navlog"]),
         .executable(name: "navlogd", targets: ["navlogd"]),
     ],
@@ -41,9 +42,12 @@ let package = Package(
         .target(name: "SampleApps", dependencies: ["Navigation"]),
         .target(name: "FlowAnalysis", dependencies: ["Journal"]),
         .target(name: "NavlogDaemon", dependencies: ["Navigation", "NavigationHost", "Journal", "CMicroHTTPD"]),
+        // Encoders for engines beyond one machine (OTLP, Chrome trace, ClickHouse); the daemon
+        // reuses the OTLP encoder for its push, so this imports neither FlowAnalysis nor the host.
+        .target(name: "Export", dependencies: ["Navigation", "Journal"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis", "NavlogDaemon"]),
+        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis", "NavlogDaemon", "Export"]),
         .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavigationHost", "SampleApps"]),
         .executableTarget(
             name: "navlog-bench",
@@ -59,6 +63,7 @@ let package = Package(
         .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
         .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
+        .testTarget(name: "ExportTests", dependencies: ["Export", "Journal", "Navigation", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "Journal", "navlogd", "navlog"]),
     ],

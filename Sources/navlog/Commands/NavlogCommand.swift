@@ -19,6 +19,7 @@ struct NavlogCommand: ParsableCommand {
             CommandNode(ReportCommand.self),
             CommandNode(DiffCommand.self),
             CommandNode(BaselineCommand.self),
+            CommandNode(ExportCommand.self),
             CommandNode(VerifyCommand.self),
             CommandNode(SessionsCommand.self),
             CommandNode(DemoCommand.self),

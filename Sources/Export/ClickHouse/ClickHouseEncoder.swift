@@ -1,0 +1,116 @@
+import Navigation
+
+/// Turns a stream of events into `JSONEachRow` rows for the tables of ``ClickHouseSchema``.
+///
+/// - `navlog_events`: one row per event, written as it is read. `app` comes from the
+///   session's `session.start`; `payload` is JSON text.
+/// - `navlog_visits`: one row per visit of a screen, written when its session ends (or at
+///   ``finish()`` for a session without `session.end`), since a later event of the same
+///   operation can still take a visit back.
+///
+/// Only the open sessions' visits and apps are kept, so memory is flat in the number of events.
+///
+/// ```swift
+/// var encoder = ClickHouseEncoder()
+/// while let event = try events.next() {
+///     let rows = encoder.consume(event)
+///     for row in rows.events { write(row.serialized()) }
+/// }
+/// ```
+public struct ClickHouseEncoder: Sendable {
+    /// Rows produced by one step, for each table.
+    public struct Rows: Sendable {
+        public var events: [JSONValue] = []
+        public var visits: [JSONValue] = []
+    }
+
+    private struct SessionState {
+        var app = ""
+        var visits = ScreenVisitTracker()
+    }
+
+    private var sessions: [SessionKey: SessionState] = [:]
+
+    public init() {}
+
+    /// The number of sessions read but not ended.
+    public var openSessionCount: Int { sessions.count }
+
+    /// Applies `event` and returns its `navlog_events` row, plus its session's
+    /// `navlog_visits` rows when it is `session.end`.
+    public mutating func consume(_ event: Event) -> Rows {
+        let key = SessionKey(run: event.run, session: event.session)
+        var state = sessions[key] ?? SessionState()
+        if event.kind == .sessionStart { state.app = event.payload["app"]?.stringValue ?? "" }
+        state.visits.consume(event)
+        var rows = Rows(events: [ClickHouseEncoder.eventRow(event, app: state.app)])
+        if event.kind == .sessionEnd {
+            rows.visits = ClickHouseEncoder.visitRows(key: key, state: &state)
+            sessions[key] = nil
+        } else {
+            sessions[key] = state
+        }
+        return rows
+    }
+
+    /// Returns the visit rows of every session still open, closed at their last event.
+    public mutating func finish() -> Rows {
+        var rows = Rows()
+        for key in sessions.keys.sorted(by: { ($0.run, $0.session) < ($1.run, $1.session) }) {
+            rows.visits += ClickHouseEncoder.visitRows(key: key, state: &sessions[key]!)
+        }
+        sessions.removeAll()
+        return rows
+    }
+
+    // MARK: - Rows
+
+    /// Returns the `navlog_events` row of `event`.
+    public static func eventRow(_ event: Event, app: String) -> JSONValue {
+        [
+            "app": .string(app),
+            "run": .string(event.run),
+            "session": .string(event.session),
+            "session_seq": .int(Int64(bitPattern: event.sessionSeq)),
+            "seq": .int(Int64(bitPattern: event.seq)),
+            "time": .string(dateTime(event.wallNanoseconds)),
+            "mono_ns": .int(Int64(bitPattern: event.monotonicNanoseconds)),
+            "kind": .string(event.kind.rawValue),
+            "subject": .string(event.subject),
+            "subject_type": .string(event.subjectType),
+            "screen": .string(event.screen ?? ""),
+            "screen_type": .string(event.screen.map(InstanceID.typeName(of:)) ?? ""),
+            "cause": event.cause.map { .int(Int64(bitPattern: $0)) } ?? .null,
+            "parent": .string(event.parent ?? ""),
+            "payload": .string(event.payload.serialized()),
+        ]
+    }
+
+    private static func visitRows(key: SessionKey, state: inout SessionState) -> [JSONValue] {
+        let complete = state.visits.isComplete
+        let visits = state.visits.finish()
+        return visits.enumerated().map { index, visit in
+            let end = visit.end ?? visit.start
+            return [
+                "app": .string(state.app),
+                "run": .string(key.run),
+                "session": .string(key.session),
+                "visit": .int(Int64(index + 1)),
+                "screen": .string(visit.screen),
+                "screen_type": .string(visit.screenType),
+                "from_screen_type": .string(index > 0 ? visits[index - 1].screenType : ""),
+                "start_time": .string(dateTime(visit.startWallNanoseconds)),
+                "start_mono_ns": .int(Int64(bitPattern: visit.start)),
+                "end_mono_ns": .int(Int64(bitPattern: end)),
+                "dwell_ns": .int(Int64(bitPattern: end >= visit.start ? end - visit.start : 0)),
+                "session_complete": .int(complete ? 1 : 0),
+            ]
+        }
+    }
+
+    /// Formats wall nanoseconds the way ClickHouse parses a `DateTime64(9)` by default:
+    /// `2026-12-01 10:00:00.123456789`.
+    static func dateTime(_ nanoseconds: Int64) -> String {
+        String(Event.formatTime(nanoseconds).dropLast().map { $0 == "T" ? " " : $0 })
+    }
+}

@@ -1,0 +1,117 @@
+import Export
+import Foundation
+import Navigation
+
+/// Writes the events of `navlog export` in one format to stdout as they come, keeping only what
+/// the format's encoder needs for the sessions still open.
+struct ExportSink {
+    let format: ExportCommand.Format
+    let writesLogs: Bool
+    let batchSize: Int
+    let serviceName: String?
+    let table: String
+    /// Run labels by run id, for OTLP resources.
+    let labels: [String: [String: String]]
+    var output = BufferedOutput()
+
+    private var traceEncoder = OTLPTraceEncoder()
+    private var chromeEncoder = ChromeTraceEncoder()
+    private var clickHouseEncoder = ClickHouseEncoder()
+    private var pendingSpans: [OTLPSpan] = []
+    private var pendingLogs: [Event] = []
+    private var hasWrittenChromeEvent = false
+
+    init(format: ExportCommand.Format, writesLogs: Bool, batchSize: Int, serviceName: String?, table: String, labels: [String: [String: String]]) {
+        self.format = format
+        self.writesLogs = writesLogs
+        self.batchSize = batchSize
+        self.serviceName = serviceName
+        self.table = table
+        self.labels = labels
+        if format == .chromeTrace { output.write(ChromeTraceEncoder.documentPrefix) }
+    }
+
+    /// Sessions the encoder still holds state for.
+    var openSessionCount: Int {
+        switch format {
+        case .ndjson: return 0
+        case .otlpJSON: return writesLogs ? 0 : traceEncoder.openSessionCount
+        case .chromeTrace: return chromeEncoder.openSessionCount
+        case .clickhouse: return clickHouseEncoder.openSessionCount
+        }
+    }
+
+    mutating func consume(_ event: Event) {
+        switch format {
+        case .ndjson:
+            output.write(event.jsonLine())
+            output.write("\n")
+        case .otlpJSON where writesLogs:
+            pendingLogs.append(event)
+            if pendingLogs.count >= batchSize { writeLogs() }
+        case .otlpJSON:
+            pendingSpans += traceEncoder.consume(event)
+            if pendingSpans.count >= batchSize { writeSpans() }
+        case .chromeTrace:
+            writeChrome(chromeEncoder.consume(event))
+        case .clickhouse:
+            writeClickHouse(clickHouseEncoder.consume(event))
+        }
+    }
+
+    /// Closes the sessions still open, writes what is left and flushes.
+    mutating func finish() {
+        switch format {
+        case .ndjson:
+            break
+        case .otlpJSON where writesLogs:
+            writeLogs()
+        case .otlpJSON:
+            pendingSpans += traceEncoder.finish()
+            writeSpans()
+        case .chromeTrace:
+            writeChrome(chromeEncoder.finish())
+            output.write(ChromeTraceEncoder.documentSuffix)
+        case .clickhouse:
+            writeClickHouse(clickHouseEncoder.finish())
+        }
+        output.flush()
+    }
+
+    // MARK: - Formats
+
+    private mutating func writeSpans() {
+        guard !pendingSpans.isEmpty else { return }
+        let request = OTLPTraceEncoder.makeRequest(spans: pendingSpans, scopeVersion: navlogVersion) { span in
+            OTLPResource(run: span.run, app: span.app, labels: labels[span.run] ?? [:], serviceName: serviceName)
+        }
+        output.write(request.serialized())
+        output.write("\n")
+        pendingSpans.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func writeLogs() {
+        guard !pendingLogs.isEmpty else { return }
+        let request = OTLPLogEncoder.makeRequest(events: pendingLogs, scopeVersion: navlogVersion) { event in
+            OTLPResource(run: event.run, labels: labels[event.run] ?? [:], serviceName: serviceName)
+        }
+        output.write(request.serialized())
+        output.write("\n")
+        pendingLogs.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func writeChrome(_ events: [JSONValue]) {
+        for event in events {
+            if hasWrittenChromeEvent { output.write(",\n") }
+            output.write(event.serialized())
+            hasWrittenChromeEvent = true
+        }
+    }
+
+    private mutating func writeClickHouse(_ rows: ClickHouseEncoder.Rows) {
+        for row in table == "visits" ? rows.visits : rows.events {
+            output.write(row.serialized())
+            output.write("\n")
+        }
+    }
+}
