@@ -52,28 +52,33 @@ enum DayFormatter {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    private static var calendar: Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
+    /// The UTC calendar fields of `date` (`gmtime_r`: a Calendar built per call, as before,
+    /// cost more than the rest of rendering a screen).
+    private static func fields(of date: Date) -> tm {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return parts
     }
+
+    private static func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
 
     /// The weekday's English name: `Tuesday`.
     static func weekday(of date: Date) -> String {
-        weekdays[calendar.component(.weekday, from: date) - 1]
+        weekdays[Int(fields(of: date).tm_wday)]
     }
 
     /// A long day and time: `Tuesday, 1 Dec 2026, 10:00`.
     static func long(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.day, .month, .year, .hour, .minute], from: date)
-        let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        return "\(weekday(of: date)), \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970), \(time)"
+        let parts = fields(of: date)
+        return "\(weekdays[Int(parts.tm_wday)]), \(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900), "
+            + "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min))"
     }
 
     /// A short day: `1 Dec 2026`.
     static func short(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.day, .month, .year], from: date)
-        return "\(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970)"
+        let parts = fields(of: date)
+        return "\(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900)"
     }
 }
 

@@ -124,3 +124,45 @@ final class NavigationStateJSONTests: XCTestCase {
         XCTAssertEqual(try state.jsonValue().decode(NavigationState.self), state)
     }
 }
+
+final class JSONValueEncoderTests: XCTestCase {
+    private struct Sample: Codable, Equatable {
+        enum Phase: String, Codable { case rest, loaded }
+        struct Item: Codable, Equatable {
+            var id: Int
+            var title: String?
+        }
+        var date: Date
+        var phase: Phase
+        var items: [Item]
+        var tags: [String: Int]
+        var nested: [[Double]]
+        var optional: String?
+        var present: Bool?
+        var data: Data
+        var url: URL
+        var big: UInt64
+        var small: Int8
+    }
+
+    func testSnapshotsMatchJSONEncoder() throws {
+        let values = [
+            Sample(date: Date(timeIntervalSince1970: 1_796_119_200.75), phase: .loaded,
+                   items: [.init(id: 1, title: "a\"b\\c\n"), .init(id: -2, title: nil)], tags: ["x": 1, "é": 2],
+                   nested: [[1.5, -0.25], []], optional: nil, present: true, data: Data([0, 1, 254, 255]),
+                   url: URL(string: "https://example.com/a?b=c")!, big: UInt64.max, small: -8),
+            Sample(date: Date(timeIntervalSince1970: -1.5), phase: .rest, items: [], tags: [:], nested: [],
+                   optional: "ü✓\u{01}", present: nil, data: Data(), url: URL(fileURLWithPath: "/tmp/x"), big: 0, small: 0),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        for value in values {
+            let reference = try JSONValue(parsing: encoder.encode(value))
+            XCTAssertEqual(try JSONValue(encoding: value), reference)
+            XCTAssertEqual(try JSONValue(encoding: value).serialized(), reference.serialized())
+        }
+        XCTAssertEqual(try JSONValue(encoding: [1, 2]), [1, 2])
+        XCTAssertEqual(try JSONValue(encoding: "plain"), "plain")
+    }
+}

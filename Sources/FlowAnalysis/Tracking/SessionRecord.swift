@@ -1,18 +1,11 @@
 import Navigation
 
 /// One stretch of time during which one screen was the one the user saw.
-struct Visit: Equatable {
-    /// The screen instance, such as `Detail#1`.
-    var screen: String
-    /// The monotonic time the screen became visible (ns).
-    var start: UInt64
-    /// The monotonic time it stopped being visible; `nil` while it still is.
-    var end: UInt64?
-    /// The cause shared by the navigation events that opened the visit, when they can coalesce.
-    var groupCause: UInt64?
+typealias Visit = ScreenVisit
 
+extension ScreenVisit {
     /// The screen type, such as `Detail`.
-    var type: String { InstanceID.typeName(of: screen) }
+    var type: String { screenType }
 
     /// How long the visit lasted (ns), once it ended.
     var duration: UInt64? { end.map { $0 >= start ? $0 - start : 0 } }

@@ -15,11 +15,7 @@ public enum JSONValue: Sendable {
 
     /// Creates the JSON form of an `Encodable` value, with the same shape `JSONEncoder` gives.
     public init(encoding value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        let data = try encoder.encode(value)
-        self = try JSONValue(parsing: data)
+        self = try JSONValueEncoder().encode(value)
     }
 
     /// Decodes a `Decodable` value from this JSON value.
@@ -163,70 +159,95 @@ extension JSONValue: CustomStringConvertible {
 
     /// Returns compact JSON text with object keys sorted.
     public func serialized() -> String {
-        var output = ""
-        write(to: &output)
-        return output
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        write(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends compact JSON text with object keys sorted.
     public func write(to output: inout String) {
+        output += serialized()
+    }
+
+    /// Appends compact JSON text with object keys sorted, as UTF-8. Building bytes is several
+    /// times faster than appending to a `String`, which every response and record pays.
+    public func write(to output: inout [UInt8]) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
+        case .null: output += "null".utf8
+        case .bool(let value): output += (value ? "true" : "false").utf8
+        case .int(let value): JSONValue.writeInteger(value, to: &output)
         case .double(let value):
             if value.isFinite {
                 if value.rounded() == value && abs(value) < 1e15 {
-                    output += String(Int64(value))
+                    JSONValue.writeInteger(Int64(value), to: &output)
                 } else {
-                    output += "\(value)"
+                    output += "\(value)".utf8
                 }
             } else {
-                output += "null"
+                output += "null".utf8
             }
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let values):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 value.write(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { output += "," }
+            output.append(UInt8(ascii: "{"))
+            var isFirst = true
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+                if !isFirst { output.append(UInt8(ascii: ",")) }
+                isFirst = false
                 JSONValue.writeString(key, to: &output)
-                output += ":"
-                members[key]!.write(to: &output)
+                output.append(UInt8(ascii: ":"))
+                value.write(to: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func writeInteger(_ value: Int64, to output: inout [UInt8]) {
+        if value >= 0 && value < 10 {
+            output.append(UInt8(ascii: "0") + UInt8(value))
+        } else {
+            output += String(value).utf8
         }
     }
 
     /// Appends `string` as a quoted, escaped JSON string.
     public static func writeString(_ string: String, to output: inout String) {
-        output += "\""
-        // Most strings need no escaping: append them whole.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            output += string
-            output += "\""
-            return
-        }
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                output += "\\u"
-                let hex = String(scalar.value, radix: 16)
-                output += String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        writeString(string, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `string` as a quoted, escaped JSON string, as UTF-8.
+    public static func writeString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case 0x22: output += "\\\"".utf8
+                case 0x5C: output += "\\\\".utf8
+                case 0x0A: output += "\\n".utf8
+                case 0x0D: output += "\\r".utf8
+                case 0x09: output += "\\t".utf8
+                default:
+                    let hex = String(byte, radix: 16)
+                    output += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }

@@ -16,6 +16,7 @@ public protocol ScreenBound: AnyObject {
 struct ViewModelRecorder<Value: Codable & Equatable> {
     private(set) var value: Value
     private var snapshot: JSONValue
+    private let typeName = JSONValue.string(InstanceID.typeName(of: Value.self))
 
     init(_ value: Value) {
         self.value = value
@@ -42,7 +43,7 @@ struct ViewModelRecorder<Value: Codable & Equatable> {
         context.record(
             .viewModelChange, subject: subject, screen: screen,
             payload: [
-                "viewmodel": .string(InstanceID.typeName(of: Value.self)),
+                "viewmodel": typeName,
                 "snapshot": newSnapshot, "changed": .array(changed), "previous": .object(previous),
             ]
         )

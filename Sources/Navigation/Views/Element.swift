@@ -94,9 +94,13 @@ public struct Element: Codable, Equatable, Sendable {
         [self] + (children ?? []).flatMap(\.allElements)
     }
 
-    /// The first element with `id`.
+    /// The first element with `id`, depth first.
     public func element(withID id: String) -> Element? {
-        allElements.first { $0.id == id }
+        if self.id == id { return self }
+        for child in children ?? [] {
+            if let found = child.element(withID: id) { return found }
+        }
+        return nil
     }
 
     /// The ids of the elements an action can address, in tree order.

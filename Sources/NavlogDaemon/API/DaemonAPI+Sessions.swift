@@ -107,14 +107,15 @@ extension DaemonAPI {
     /// state's hand-written JSON is what `JSONEncoder` would give, several times faster).
     static func sessionResponse(_ status: Int, _ session: Session, state: NavigationState,
                                 headers: [(name: String, value: String)] = []) throws -> HTTPResponse {
-        var text = "{\"app\":"
-        JSONValue.writeString(session.appName, to: &text)
-        text += ",\"id\":"
-        JSONValue.writeString(session.id, to: &text)
-        text += ",\"state\":"
-        state.jsonValue().write(to: &text)
-        text += "}\n"
-        let body = Array(text.utf8)
+        var body: [UInt8] = []
+        body.reserveCapacity(2048)
+        body += "{\"app\":".utf8
+        JSONValue.writeString(session.appName, to: &body)
+        body += ",\"id\":".utf8
+        JSONValue.writeString(session.id, to: &body)
+        body += ",\"state\":".utf8
+        state.jsonValue().write(to: &body)
+        body += "}\n".utf8
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
 }

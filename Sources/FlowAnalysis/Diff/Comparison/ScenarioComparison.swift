@@ -64,7 +64,7 @@ struct NavigationStep: Equatable {
 
     /// The steps of a session, read through the report's ``WindowModel``.
     static func steps(in events: [NormalizedEvent]) -> [NavigationStep] {
-        var window = WindowModel()
+        var window = WindowReplay()
         var steps: [NavigationStep] = []
         var visible: String?
         for event in events where EventKind.navigationKinds.contains(event.kind) {

@@ -1,35 +1,40 @@
-import Navigation
-
-/// One session's window, rebuilt from its navigation events alone, just detailed enough to know
-/// the screen the user sees after each event.
+/// A model of one session's window, rebuilt from its navigation events alone, just detailed
+/// enough to know the screen the user sees after each event.
 ///
-/// This follows the definition of docs/REPORT.md ("Visible screen") and must stay in step with
-/// FlowAnalysis's `WindowModel`, which `Export` cannot import (the daemon links `Export`):
-/// - stacks are known by id from `screen.push` / `screen.pop`, in the window or not yet;
-/// - the window is a list of layers, the root then each modal, each showing a stack's top,
-///   a tab container's selected stack or a single screen;
-/// - a tab container's selected stack is learnt from the screen `tab.select` and
-///   `window.root` report as visible.
-struct VisibleScreenModel {
-    private struct Layer {
+/// - Stacks are known by id from `screen.push` / `screen.pop` (their `stack` payload), whether
+///   or not they are in the window yet: apps fill a stack before making it the root.
+/// - The window is a list of layers: the root, then each modal. A layer shows either a stack
+///   (its top screen), a tab container (the stack of its selected tab) or a single screen.
+/// - A tab container's selected stack is learnt from the screen `tab.select` and
+///   `window.root` report as visible, since events name tabs by title, not by stack.
+public struct WindowReplay: Sendable {
+    /// One layer of the window: the root or a modal.
+    struct Layer: Sendable {
+        /// The container id: a stack, a tab container or a screen.
         var container: String
+        /// The stack whose top the layer shows, if any.
         var activeStack: String?
+        /// The screen the layer shows when it has no stack (a screen root or modal).
         var screen: String?
     }
 
-    private var stacks: [String: [String]] = [:]
+    public init() {}
+
+    private(set) var stacks: [String: [String]] = [:]
     private var stackOfScreen: [String: String] = [:]
-    private var layers: [Layer] = []
+    private(set) var layers: [Layer] = []
 
     /// The screen the user sees: the top layer's.
-    var visibleScreen: String? {
+    public var visibleScreen: String? {
         guard let top = layers.last else { return nil }
         if let stack = top.activeStack { return stacks[stack]?.last }
         return top.screen
     }
 
+    // MARK: - Applying events
+
     /// Updates the model with a navigation event; other kinds are ignored.
-    mutating func apply(_ event: Event) {
+    public mutating func apply(_ event: Event) {
         let payload = event.payload
         switch event.kind {
         case .screenPush:
@@ -38,7 +43,9 @@ struct VisibleScreenModel {
             stackOfScreen[screen] = stack
         case .screenPop:
             guard let screen = event.screen, let stack = payload["stack"]?.stringValue ?? stackOfScreen[screen] else { return }
-            if let index = stacks[stack]?.lastIndex(of: screen) { stacks[stack]?.remove(at: index) }
+            if let index = stacks[stack]?.lastIndex(of: screen) {
+                stacks[stack]?.remove(at: index)
+            }
             stackOfScreen[screen] = nil
         case .windowRoot:
             let root = payload["root"]?.stringValue ?? event.screen ?? ""
@@ -50,12 +57,16 @@ struct VisibleScreenModel {
         case .screenDismiss:
             // `level` is the number of modals left; layer 0 is the root.
             let remaining = payload["level"]?.intValue.map { Int($0) + 1 } ?? layers.count - 1
-            while layers.count > max(remaining, layers.isEmpty ? 0 : 1) { forget(layers.removeLast()) }
+            while layers.count > max(remaining, layers.isEmpty ? 0 : 1) {
+                forget(layers.removeLast())
+            }
             if visibleScreen == nil, let target = payload["to"]?.stringValue, !layers.isEmpty {
                 layers[layers.count - 1].screen = target
             }
         case .tabSelect:
-            guard let tabs = payload["tabs"]?.stringValue, let index = layers.lastIndex(where: { $0.container == tabs }) else { return }
+            guard let tabs = payload["tabs"]?.stringValue,
+                let index = layers.lastIndex(where: { $0.container == tabs })
+            else { return }
             layers[index].activeStack = event.screen.flatMap { stackOfScreen[$0] }
             layers[index].screen = layers[index].activeStack == nil ? event.screen : nil
         default:
@@ -63,6 +74,9 @@ struct VisibleScreenModel {
         }
     }
 
+    // MARK: - Layers
+
+    /// A layer for `container`, which the event says shows `visible`.
     private func makeLayer(container: String, visible: String?) -> Layer {
         if stacks[container] != nil { return Layer(container: container, activeStack: container) }
         if let visible, visible != container, let stack = stackOfScreen[visible] {

@@ -1,0 +1,115 @@
+/// One stretch of time during which one screen was the one the user saw.
+public struct ScreenVisit: Sendable, Equatable {
+    /// The screen instance, such as `Detail#1`.
+    public var screen: String
+    /// Wall-clock nanoseconds when it became visible.
+    public var startWallNanoseconds: Int64
+    /// Monotonic nanoseconds when it became visible.
+    public var start: UInt64
+    /// Monotonic nanoseconds when it stopped being visible; nil while it still is.
+    public var end: UInt64?
+    /// The user intent whose navigation opened the visit, when later steps may coalesce.
+    public var intent: UInt64?
+
+    /// The screen type, such as `Detail`.
+    public var screenType: String { InstanceID.typeName(of: screen) }
+}
+
+/// Follows one session's events and lists the visits of the screen the user sees, with the
+/// definitions of docs/REPORT.md, shared by `navlog report` and the exports:
+///
+/// - The navigation events behind one user intent (an `action` or a `deeplink`, followed
+///   through the chain of causes) are one transition: a deep link that selects a tab and pushes
+///   a screen shows the user one change, not two. Events caused by `session.start` belong to
+///   no intent and never coalesce.
+/// - The last visit lasts until `session.end`, or the last event when there is none.
+public struct ScreenVisitTracker: Sendable {
+    /// A change of the visible screen, as ``consume(_:)`` reports it.
+    public struct Change: Equatable, Sendable {
+        public var from: String?
+        public var to: String?
+    }
+
+    private var window = WindowReplay()
+    public private(set) var visits: [ScreenVisit] = []
+    private var groupIntent: UInt64?
+    private var rootCause: UInt64?
+    private var intents: [UInt64: UInt64] = [:]
+    private var lastMonotonic: UInt64 = 0
+    public private(set) var isComplete = false
+
+    public init() {}
+
+    /// The screen the user sees now.
+    public var visibleScreen: String? { visits.last.flatMap { $0.end == nil ? $0.screen : nil } }
+
+    /// Updates the visits with the session's next event; returns the change of the visible
+    /// screen it made, if any.
+    @discardableResult
+    public mutating func consume(_ event: Event) -> Change? {
+        lastMonotonic = max(lastMonotonic, event.monotonicNanoseconds)
+        let intent = noteIntent(event)
+        switch event.kind {
+        case .sessionStart:
+            rootCause = event.sessionSeq
+        case .sessionEnd:
+            closeVisit(at: event.monotonicNanoseconds)
+            isComplete = true
+        case _ where EventKind.navigationKinds.contains(event.kind):
+            return navigate(event, intent: intent)
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Closes the open visit at the last event seen and returns every visit.
+    public mutating func finish() -> [ScreenVisit] {
+        closeVisit(at: lastMonotonic)
+        return visits
+    }
+
+    /// Returns the user intent behind `event`: itself for an `action` or `deeplink`, else the
+    /// intent behind its cause.
+    private mutating func noteIntent(_ event: Event) -> UInt64? {
+        let intent: UInt64?
+        if event.kind == .action || event.kind == .deepLink {
+            intent = event.sessionSeq
+        } else if let cause = event.cause, cause != rootCause {
+            intent = intents[cause] ?? cause
+        } else {
+            intent = nil
+        }
+        if let intent { intents[event.sessionSeq] = intent }
+        return intent
+    }
+
+    private mutating func navigate(_ event: Event, intent: UInt64?) -> Change? {
+        let isSameGroup = intent != nil && intent == groupIntent
+        groupIntent = intent
+        window.apply(event)
+        let visible = window.visibleScreen
+        let open = visibleScreen
+        guard visible != open else { return nil }
+        if isSameGroup, let last = visits.last, last.end == nil, last.intent == intent {
+            // A later step of the same intent: the screen shown in between never counted.
+            visits.removeLast()
+            if let previous = visits.last, previous.screen == visible, previous.end == last.start {
+                visits[visits.count - 1].end = nil
+            } else if let visible {
+                visits.append(ScreenVisit(screen: visible, startWallNanoseconds: last.startWallNanoseconds, start: last.start, intent: intent))
+            }
+            return Change(from: open, to: visible)
+        }
+        closeVisit(at: event.monotonicNanoseconds)
+        if let visible {
+            visits.append(ScreenVisit(screen: visible, startWallNanoseconds: event.wallNanoseconds, start: event.monotonicNanoseconds, intent: intent))
+        }
+        return Change(from: open, to: visible)
+    }
+
+    private mutating func closeVisit(at time: UInt64) {
+        guard let last = visits.last, last.end == nil else { return }
+        visits[visits.count - 1].end = max(time, last.start)
+    }
+}
