@@ -57,11 +57,13 @@ let package = Package(
         .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
 
         // MARK: - Tests
+        // A small app shared by the tests of hosts and analysis.
+        .target(name: "NavlogTestFixtures", dependencies: ["Navigation"], path: "Tests/NavlogTestFixtures"),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationTesting"]),
-        .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
+        .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting", "NavlogTestFixtures"]),
         .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
-        .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
-        .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting"]),
+        .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation", "NavigationTesting"]),
+        .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting", "NavlogTestFixtures"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Journal", "Navigation", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),

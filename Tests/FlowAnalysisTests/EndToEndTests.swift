@@ -2,6 +2,7 @@
 import Navigation
 import NavigationHost
 import NavigationTesting
+import NavlogTestFixtures
 import XCTest
 
 /// Real sessions of the demo app, run by scenario through `SessionCore`, then reported on.

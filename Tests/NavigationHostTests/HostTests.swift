@@ -1,6 +1,7 @@
 import Navigation
 import NavigationHost
 import NavigationTesting
+import NavlogTestFixtures
 import XCTest
 
 final class AppCatalogTests: XCTestCase {

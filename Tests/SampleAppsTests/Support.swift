@@ -1,4 +1,5 @@
 import Navigation
+import NavigationTesting
 import XCTest
 
 @testable import SampleApps
@@ -71,12 +72,7 @@ func launch(_ app: AppDefinition, _ parameters: [String: String] = [:], session:
 }
 
 /// One event as a compact line: `3 screen.push RootMasterCoordinator#1 [Master#1] ←2`.
-func trace(_ event: Event) -> String {
-    var line = "\(event.sessionSeq) \(event.kind) \(event.subject)"
-    if let screen = event.screen { line += " [\(screen)]" }
-    if let cause = event.cause { line += " ←\(cause)" }
-    return line
-}
+func trace(_ event: Event) -> String { traceLine(event) }
 
 /// Asserts the events recorded since the last call match `expected` exactly, then moves them
 /// into `journal` (so a test can still check the whole session at the end); a failure shows a
@@ -90,7 +86,7 @@ func assertEvents(
     journal += events
     let actual = events.map(trace)
     guard actual != expected else { return }
-    XCTFail("recorded events differ (Expected: −, Actual: +)\n" + lineDiff(expected, actual), file: file, line: line)
+    XCTFail("recorded events differ (Expected: −, Actual: +)\n" + lineDiff(expected: expected, actual: actual), file: file, line: line)
 }
 
 /// Takes the events recorded since the last call, moving them into `journal`.
@@ -102,28 +98,6 @@ func drain(_ sink: MemoryEventSink, into journal: inout [Event]) -> [Event] {
     return events
 }
 
-/// A minimal line diff: common lines with two spaces, removed with `-`, added with `+`.
-func lineDiff(_ expected: [String], _ actual: [String]) -> String {
-    let n = expected.count, m = actual.count
-    var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-    for i in stride(from: n - 1, through: 0, by: -1) {
-        for j in stride(from: m - 1, through: 0, by: -1) {
-            table[i][j] = expected[i] == actual[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
-        }
-    }
-    var lines: [String] = []
-    var i = 0, j = 0
-    while i < n || j < m {
-        if i < n, j < m, expected[i] == actual[j] {
-            lines.append("  " + expected[i]); i += 1; j += 1
-        } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
-            lines.append("+ " + actual[j]); j += 1
-        } else {
-            lines.append("- " + expected[i]); i += 1
-        }
-    }
-    return lines.joined(separator: "\n")
-}
 
 /// The snapshots of the view-model changes of `subject` among `events`, in order.
 func snapshots(of subject: String, in events: [Event]) -> [JSONValue] {

@@ -1,10 +1,10 @@
 import Navigation
-import NavigationHost
 
-/// A small app for host tests: Home (a button, a search field, a list loaded asynchronously)
+/// A small app for tests of hosts and analysis (a test-support target shared by the
+/// NavigationHost and FlowAnalysis tests): Home (a button, a search field, a list loaded asynchronously)
 /// → Detail by push, or → Sheet as a modal; a deep link `demo://detail`.
-enum DemoApp {
-    static let definition = AppDefinition(
+public enum DemoApp {
+    public static let definition = AppDefinition(
         name: "demo",
         summary: "A small app for host tests",
         parameters: [
