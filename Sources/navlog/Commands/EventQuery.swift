@@ -25,17 +25,7 @@ struct EventQuery {
     let formatter: EventTextFormatter
 
     init(_ arguments: ParsedArguments) throws {
-        var paths = arguments.positionals + arguments.values("journal")
-        if paths.isEmpty {
-            guard FileManager.default.fileExists(atPath: "journal") else {
-                throw UsageError("give a journal directory or file (PATH or --journal); ./journal does not exist")
-            }
-            paths = ["journal"]
-        }
-        for path in paths where !FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure("journal '\(path)' does not exist")
-        }
-        self.paths = paths
+        paths = try EventQuery.journalPaths(arguments)
         format = try arguments.choice("output", ["text", "json", "json-seq"], default: "text")
         showsCursor = arguments.flag("show-cursor")
         formatter = EventTextFormatter(showsTime: !arguments.flag("no-time"), showsSession: true)
@@ -54,6 +44,22 @@ struct EventQuery {
             }
         }
         self.filter = filter
+    }
+
+    /// The journals a reading command reads: its PATH arguments and `--journal` options, or
+    /// `./journal` when there is none; each must exist.
+    static func journalPaths(_ arguments: ParsedArguments) throws -> [String] {
+        var paths = arguments.positionals + arguments.values("journal")
+        if paths.isEmpty {
+            guard FileManager.default.fileExists(atPath: "journal") else {
+                throw UsageError("give a journal directory or file (PATH or --journal); ./journal does not exist")
+            }
+            paths = ["journal"]
+        }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure("journal '\(path)' does not exist")
+        }
+        return paths
     }
 
     /// `screen.*` becomes every known `screen.` kind; an unknown exact kind is refused.

@@ -39,17 +39,7 @@ struct ReportCommand: ParsableCommand {
     let width: Int
 
     init(_ arguments: ParsedArguments) throws {
-        var paths = arguments.positionals + arguments.values("journal")
-        if paths.isEmpty {
-            guard FileManager.default.fileExists(atPath: "journal") else {
-                throw UsageError("give a journal directory or file (PATH or --journal); ./journal does not exist")
-            }
-            paths = ["journal"]
-        }
-        for path in paths where !FileManager.default.fileExists(atPath: path) {
-            throw CommandFailure("journal '\(path)' does not exist")
-        }
-        self.paths = paths
+        paths = try EventQuery.journalPaths(arguments)
         let name = try arguments.choice("output", ReportFormat.allCases.map(\.rawValue), default: "text")
         format = ReportFormat(rawValue: name)!
         var options = ReportOptions()
