@@ -35,6 +35,8 @@ extension JournalWriter {
             lock.broadcast(Self.spaceAvailable)
             lock.unlock()
 
+            // Private values are hashed or removed here, on the writer thread, before encoding.
+            for index in batch.indices { batch[index] = redactor.redact(batch[index]) }
             let eventCount = UInt64(batch.count)
             if let account, let recordSeq { batch.append(makeDropRecord(account, seq: recordSeq)) }
             var outcome = commit(batch, eventCount: eventCount, carried: account)

@@ -16,11 +16,17 @@ public protocol ScreenBound: AnyObject {
 struct ViewModelRecorder<Value: Codable & Equatable> {
     private(set) var value: Value
     private var snapshot: JSONValue
+    /// The payload paths ``PrivateFields`` marks, under `snapshot` and `previous`.
+    let privatePaths: [String]
 
     init(_ value: Value) {
         self.value = value
         self.snapshot = ViewModelRecorder.makeSnapshot(of: value)
+        self.privatePaths = (Value.self as? any PrivateFields.Type).map { Event.viewModelPrivatePaths($0.privateFields) } ?? []
     }
+
+    /// The private paths of a `presenter.init` payload, which has a snapshot only.
+    var initPrivatePaths: [String] { privatePaths.filter { $0.hasPrefix("snapshot.") } }
 
     var currentSnapshot: JSONValue { snapshot }
 
@@ -44,7 +50,8 @@ struct ViewModelRecorder<Value: Codable & Equatable> {
             payload: [
                 "viewmodel": .string(InstanceID.typeName(of: Value.self)),
                 "snapshot": newSnapshot, "changed": .array(changed), "previous": .object(previous),
-            ]
+            ],
+            privatePaths: privatePaths
         )
     }
 

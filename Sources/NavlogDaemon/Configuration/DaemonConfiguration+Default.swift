@@ -15,6 +15,11 @@ extension DaemonConfiguration {
             "retention_bytes": null,
             "retention_age_s": null
           },
+          "privacy": {
+            "mode": "hash",
+            "redact": [],
+            "key_file": null
+          },
           "listen": {
             "unix_socket": "navlogd.sock",
             "tcp": { "host": "127.0.0.1", "port": 7878 }

@@ -19,6 +19,7 @@ extension DaemonConfiguration {
         self.init()
         var root = try ConfigurationReader(document, path: "")
         if let value = root.value("journal") { try parseJournal(value) }
+        if let value = root.value("privacy") { try parsePrivacy(value) }
         if let value = root.value("listen") { try parseListen(value) }
         if let value = root.value("auth") { try parseAuth(value) }
         if let value = root.value("limits") { try parseLimits(value) }
@@ -75,6 +76,33 @@ extension DaemonConfiguration {
         if case .some(let number) = try reader.integer("retention_age_s", in: 1...(3660 * 86_400), expectation: "a positive integer or null") {
             journal.retentionAgeSeconds = number.map { Int($0) }
         }
+        try reader.finish()
+    }
+
+    private mutating func parsePrivacy(_ value: JSONValue) throws {
+        var reader = try ConfigurationReader(value, path: "privacy")
+        if let raw = reader.value("mode") {
+            guard let text = raw.stringValue, let mode = PrivacyPolicy.Mode(rawValue: text) else {
+                throw ConfigurationError(path: "privacy.mode", message: "must be \"hash\" or \"remove\", got \(ConfigurationReader.describe(raw))")
+            }
+            privacy.mode = mode
+        }
+        if let raw = reader.value("redact") {
+            guard case .array(let items) = raw else {
+                throw ConfigurationError(path: "privacy.redact", message: "must be an array of rules, got \(ConfigurationReader.describe(raw))")
+            }
+            privacy.redact = try items.enumerated().map { index, item in
+                guard let text = item.stringValue else {
+                    throw ConfigurationError(path: "privacy.redact[\(index)]", message: "must be a string, got \(ConfigurationReader.describe(item))")
+                }
+                do {
+                    return try RedactionRule(parsing: text)
+                } catch {
+                    throw ConfigurationError(path: "privacy.redact[\(index)]", message: "\(error)")
+                }
+            }
+        }
+        privacy.keyFile = try reader.string("key_file", nil, isNullable: true, expectation: "a file path")
         try reader.finish()
     }
 

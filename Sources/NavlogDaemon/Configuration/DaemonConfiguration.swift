@@ -26,6 +26,20 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public init() {}
     }
 
+    // MARK: - Privacy
+
+    /// What the journal protects beyond what app code marks private (`privacy` in the JSON).
+    public struct PrivacySettings: Sendable, Equatable {
+        /// `hash` (keyed HMAC-SHA256, `hmac:…`) or `remove`.
+        public var mode = PrivacyPolicy.Mode.hash
+        /// Rules such as `ProfileViewModel.email` or `action.value:profile-name`.
+        public var redact: [RedactionRule] = []
+        /// The key file; nil keeps the key in the journal directory.
+        public var keyFile: String?
+
+        public init() {}
+    }
+
     // MARK: - Listening
 
     /// A TCP listener, IPv4.
@@ -85,6 +99,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     }
 
     public var journal = JournalSettings()
+    public var privacy = PrivacySettings()
     public var listen = ListenSettings()
     /// The bearer token clients must send; required when TCP listens beyond loopback.
     public var token: String?
@@ -111,7 +126,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
             maximumFileBytes: journal.rotateBytes,
             maximumFileAge: .seconds(journal.rotateAgeSeconds),
             retentionBytes: journal.retentionBytes,
-            retentionAge: journal.retentionAgeSeconds.map { .seconds($0) }
+            retentionAge: journal.retentionAgeSeconds.map { .seconds($0) },
+            privacy: PrivacyPolicy(mode: privacy.mode, rules: privacy.redact),
+            privacyKeyFile: privacy.keyFile
         )
     }
 
@@ -125,6 +142,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public func restartOnlyChanges(comparedTo other: DaemonConfiguration) -> [String] {
         var changed: [String] = []
         if journal != other.journal { changed.append("journal") }
+        if privacy != other.privacy { changed.append("privacy") }
         if listen != other.listen { changed.append("listen") }
         if labels != other.labels { changed.append("labels") }
         if limits.maximumSessions != other.limits.maximumSessions { changed.append("limits.max_sessions") }

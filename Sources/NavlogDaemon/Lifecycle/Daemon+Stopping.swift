@@ -67,6 +67,7 @@ extension Daemon {
         }
         var applied = loaded
         applied.journal = configuration.journal
+        applied.privacy = configuration.privacy
         applied.listen = configuration.listen
         applied.labels = configuration.labels
         applied.limits.maximumSessions = configuration.limits.maximumSessions

@@ -87,7 +87,7 @@ public actor Daemon {
     public func start() throws -> Endpoints {
         let writer = try JournalWriter(configuration: configuration.makeJournalConfiguration())
         for file in writer.setAsideFiles { log.warn("journal file was not closed cleanly; set aside", ["file": file]) }
-        let broadcaster = EventBroadcaster()
+        let broadcaster = EventBroadcaster(redactor: writer.redactor)
         let registry = SessionRegistry(catalog: catalog, sink: FanOutEventSink([writer, broadcaster]),
                                        maximumSessions: configuration.limits.maximumSessions, timeMode: .realTime)
         let api = DaemonAPI(catalog: catalog, registry: registry, journal: writer, broadcaster: broadcaster, metrics: DaemonMetrics(),
