@@ -7,6 +7,7 @@ extension DaemonConfiguration {
           "journal": {
             "directory": "navlog-journal",
             "flush_interval_ms": 200,
+            "durability": "flush_interval",
             "batch_size": 4096,
             "queue_capacity": 65536,
             "overflow": "block",

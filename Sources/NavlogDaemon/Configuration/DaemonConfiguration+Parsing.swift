@@ -23,6 +23,7 @@ extension DaemonConfiguration {
         if let value = root.value("listen") { try parseListen(value) }
         if let value = root.value("auth") { try parseAuth(value) }
         if let value = root.value("limits") { try parseLimits(value) }
+        if let value = root.value("testing") { try parseTesting(value) }
         if let value = root.value("apps") { apps = try Self.parseApps(value, catalog: catalog) }
         if let value = root.value("labels") { labels = try Self.parseLabels(value) }
         try root.finish()
@@ -67,6 +68,13 @@ extension DaemonConfiguration {
                 throw ConfigurationError(path: "journal.overflow", message: "must be \"block\" or \"drop\", got \(ConfigurationReader.describe(raw))")
             }
             journal.overflow = policy
+        }
+        if let raw = reader.value("durability") {
+            guard let text = raw.stringValue, let durability = JournalSettings.Durability(rawValue: text) else {
+                throw ConfigurationError(path: "journal.durability",
+                                         message: "must be \"flush_interval\" or \"flush_per_request\", got \(ConfigurationReader.describe(raw))")
+            }
+            journal.durability = durability
         }
         journal.rotateBytes = Int64(try reader.positive("rotate_bytes", Int(journal.rotateBytes), maximum: 1 << 40))
         journal.rotateAgeSeconds = try reader.positive("rotate_age_s", journal.rotateAgeSeconds, maximum: 366 * 86_400)
@@ -153,6 +161,15 @@ extension DaemonConfiguration {
         if let token, token.count < 16 || token.contains(where: { $0.isWhitespace }) {
             throw ConfigurationError(path: file == nil ? "auth.token" : "auth.token_file", message: "must be at least 16 characters without spaces")
         }
+    }
+
+    private mutating func parseTesting(_ value: JSONValue) throws {
+        var reader = try ConfigurationReader(value, path: "testing")
+        let tenYears: Int64 = 10 * 366 * 86_400
+        if case .some(let number) = try reader.integer("wall_clock_offset_s", in: -tenYears...tenYears, expectation: "a number of seconds within ten years") {
+            testing.wallClockOffsetSeconds = number ?? 0
+        }
+        try reader.finish()
     }
 
     private mutating func parseLimits(_ value: JSONValue) throws {

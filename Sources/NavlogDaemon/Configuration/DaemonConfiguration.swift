@@ -13,7 +13,16 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     /// Where and how events are journaled.
     public struct JournalSettings: Sendable, Equatable {
+        /// When an answered request's events are on disk.
+        public enum Durability: String, Sendable, Equatable {
+            /// Within `flush_interval_ms` of the answer (a crash may cost the last interval).
+            case flushInterval = "flush_interval"
+            /// Before the answer: requests that record events wait for their commit.
+            case flushPerRequest = "flush_per_request"
+        }
+
         public var directory = "navlog-journal"
+        public var durability = Durability.flushInterval
         public var flushIntervalMilliseconds = 200
         public var batchSize = 4096
         public var queueCapacity = 65_536
@@ -36,6 +45,17 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var redact: [RedactionRule] = []
         /// The key file; nil keeps the key in the journal directory.
         public var keyFile: String?
+
+        public init() {}
+    }
+
+    // MARK: - Testing
+
+    /// Knobs that only fault tests turn.
+    public struct TestingSettings: Sendable, Equatable {
+        /// Added to the wall clock of sessions and journal (negative: the clock jumps back).
+        /// Applied at start and on every SIGHUP, so a reload is a wall-clock jump.
+        public var wallClockOffsetSeconds: Int64 = 0
 
         public init() {}
     }
@@ -104,6 +124,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The bearer token clients must send; required when TCP listens beyond loopback.
     public var token: String?
     public var limits = Limits()
+    /// Fault-injection settings for tests (`testing`; absent from the documented default).
+    public var testing = TestingSettings()
     /// The enabled apps, in catalog order; nil enables every app of the catalog with its defaults.
     public var apps: [AppSettings]?
     /// Labels of the journal run.
