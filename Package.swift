@@ -55,12 +55,12 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationTesting"]),
         .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting"]),
-        .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
+        .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "NavigationTesting", "journal-test-child"]),
         .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation"]),
         .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
-        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "Journal", "navlogd", "navlog"]),
+        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "NavigationTesting", "Journal", "navlogd", "navlog"]),
     ],
     swiftLanguageModes: [.v6]
 )
