@@ -61,13 +61,13 @@ let package = Package(
         .target(name: "NavlogTestFixtures", dependencies: ["Navigation"], path: "Tests/NavlogTestFixtures"),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationTesting"]),
         .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting", "NavlogTestFixtures"]),
-        .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "journal-test-child"]),
+        .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "NavigationTesting", "journal-test-child"]),
         .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation", "NavigationTesting"]),
         .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting", "NavlogTestFixtures"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Journal", "Navigation", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
-        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "Journal", "navlogd", "navlog"]),
+        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "NavigationTesting", "Journal", "navlogd", "navlog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,7 +101,9 @@ final class ShowAndExploreTests: XCTestCase {
         let directory = try CLI.makeTemporaryDirectory(self)
         func explore(_ name: String) throws -> [String] {
             let path = directory.appendingPathComponent(name).path
-            let result = try CLI.run(["explore", "tabs", "--seed", "7", "--steps", "80", "--sessions", "3", "--journal", path])
+            // The tabs app keeps the user's name private: journals compare hashes only under one key.
+            let key = directory.appendingPathComponent("privacy-key").path
+            let result = try CLI.run(["explore", "tabs", "--seed", "7", "--steps", "80", "--sessions", "3", "--journal", path, "--privacy-key", key])
             XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
             XCTAssertTrue(result.stdout.contains("explored 3 session(s) of tabs from seed 7"), result.stdout)
             return try CLI.events(fromJSONLines: try CLI.run(["show", path, "-o", "json"]).stdout)
@@ -131,6 +133,9 @@ final class ShowAndExploreTests: XCTestCase {
               -p, --param KEY=VALUE     An app parameter. (repeatable)
               -j, --journal DIR         The journal directory to record into; created when missing.
               --label KEY=VALUE         A label of this run, such as scenario=checkout or git_sha=abc123. (repeatable)
+              --redact RULE             Protect a private value: ViewModelType.field (or *.field) or action.value:ELEMENT (or action.value:*). (repeatable)
+              --redact-mode MODE        What becomes of private values: hash (hmac:…, keyed per journal) or remove. (default: hash)
+              --privacy-key FILE        The key file for hashes, shared by journals to compare; default: in the journal directory.
               --session ID              The session id to record under. (default: s-1)
               -h, --help                Show help information.
 

@@ -36,7 +36,7 @@ final class ConfigurationTests: XCTestCase {
             (#"{"journal": {"flush_interval_ms": "fast"}}"#, #"journal.flush_interval_ms: must be a positive integer, got "fast""#),
             (#"{"journal": {"flush_interval_ms": 0}}"#, "journal.flush_interval_ms: must be a positive integer, got 0"),
             (#"{"journal": {"overflow": "spill"}}"#, #"journal.overflow: must be "block" or "drop", got "spill""#),
-            (#"{"journal": {"flush_interval": 100}}"#, "journal.flush_interval: unknown key; known keys here: batch_size, directory, flush_interval_ms, "
+            (#"{"journal": {"flush_interval": 100}}"#, "journal.flush_interval: unknown key; known keys here: batch_size, directory, durability, flush_interval_ms, "
                 + "overflow, queue_capacity, retention_age_s, retention_bytes, rotate_age_s, rotate_bytes"),
             (#"{"listen": {"tcp": {"host": "example.org"}}}"#, #"listen.tcp.host: must be an IPv4 address such as 127.0.0.1, got "example.org""#),
             (#"{"listen": {"tcp": {"port": 70000}}}"#, "listen.tcp.port: must be a port from 0 to 65535, got 70000"),

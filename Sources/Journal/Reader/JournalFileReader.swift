@@ -73,7 +73,7 @@ final class JournalFileReader {
                     .reduce(UInt64(0)) { $0 | JournalFileWriter.kindBit($1.key) }
                 try page.bind(Int64(bitPattern: mask), at: 3)
             }
-            while try page.step() { blocks.append((page.int64(at: 0), UInt64(page.int64(at: 1)))) }
+            while try page.step() { blocks.append((page.int64(at: 0), UInt64(bitPattern: page.int64(at: 1)))) }
             page.reset()
         } catch {
             page.reset()
@@ -119,6 +119,10 @@ final class JournalFileReader {
             }
         } catch let error as SQLiteError {
             throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id): \(error.message)")
+        }
+        // Columns of a damaged file may hold anything: refuse negative values instead of trapping.
+        guard (0..<4).allSatisfy({ statement.int64(at: $0) >= 0 }) else {
+            throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id) has a negative seq, count or size")
         }
         let first = UInt64(statement.int64(at: 0))
         let last = UInt64(statement.int64(at: 1))

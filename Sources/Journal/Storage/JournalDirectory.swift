@@ -64,12 +64,15 @@ enum JournalDirectory {
         return descriptor
     }
 
-    /// Creates `directory` and its parents when missing.
+    /// Creates `directory` and its parents when missing; the error names the path and the
+    /// system's reason ("Read-only file system", "Permission denied").
     static func create(_ directory: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw JournalError.fileSystem(path: directory, operation: "creating", reason: "\(error)")
+        var current = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0, errno != EEXIST {
+                throw JournalError.fileSystem(path: directory, operation: "creating", reason: String(cString: strerror(errno)))
+            }
         }
     }
 

@@ -94,7 +94,12 @@ final class JournalFile {
         do {
             let row = try database.rows("SELECT min(first_seq), max(last_seq) FROM block").first
             guard let low = row?[0].integer, let high = row?[1].integer else { return nil }
+            guard low >= 0, high >= low else {
+                throw JournalError.notAJournal(path: path, reason: "its block seq range \(low)...\(high) is damaged")
+            }
             return UInt64(low)...UInt64(high)
+        } catch let error as JournalError {
+            throw error
         } catch {
             throw JournalError.wrapping(error, path: path)
         }

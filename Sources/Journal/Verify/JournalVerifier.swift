@@ -83,10 +83,11 @@ public enum JournalVerifier {
             try file.loadKinds(into: &kindIDs)
             for block in blocks {
                 guard let id = block[0].integer, let first = block[1].integer, let last = block[2].integer else { continue }
-                let range = UInt64(first)...UInt64(max(first, last))
+                // A damaged row may hold negative seqs; clamp so the range stays well-formed.
+                let range = UInt64(max(0, first))...UInt64(max(0, first, last))
                 let stored: [StoredEvent]
                 do {
-                    stored = try JournalFileReader.readBlock(id, in: file, inflater: inflater, near: UInt64(first))
+                    stored = try JournalFileReader.readBlock(id, in: file, inflater: inflater, near: range.lowerBound)
                 } catch {
                     issue("\(error)", range)
                     accounted.append(range)
@@ -108,7 +109,7 @@ public enum JournalVerifier {
                 report.readableEvents += UInt64(stored.count)
                 present += runs(stored.map(\.seq))
                 for event in stored where kindIDs[event.kind] == EventKind.journalDropped.rawValue {
-                    if let low = event.payload["first_seq"]?.intValue, let high = event.payload["last_seq"]?.intValue, low <= high {
+                    if let low = event.payload["first_seq"]?.intValue, let high = event.payload["last_seq"]?.intValue, low >= 0, low <= high {
                         accounted.append(UInt64(low)...UInt64(high))
                     }
                 }
@@ -138,7 +139,7 @@ public enum JournalVerifier {
     private static func runs(_ seqs: [UInt64]) -> [ClosedRange<UInt64>] {
         var result: [ClosedRange<UInt64>] = []
         for seq in seqs {
-            if let last = result.last, last.upperBound + 1 == seq {
+            if let last = result.last, last.upperBound < UInt64.max, last.upperBound + 1 == seq, seq >= last.lowerBound {
                 result[result.count - 1] = last.lowerBound...seq
             } else {
                 result.append(seq...seq)
@@ -153,7 +154,7 @@ public enum JournalVerifier {
         var issues: [VerificationIssue] = []
         var reached: UInt64?
         for range in covered {
-            if let high = reached, range.lowerBound > high + 1 {
+            if let high = reached, high < UInt64.max, range.lowerBound > high + 1 {
                 issues.append(VerificationIssue(path: source, seqRange: (high + 1)...(range.lowerBound - 1),
                                                 message: "seq gap not accounted for by any journal.dropped record"))
             }

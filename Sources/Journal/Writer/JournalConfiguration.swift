@@ -48,6 +48,15 @@ public struct JournalConfiguration: Sendable {
     /// The clock for run times, file ages and `journal.dropped` records.
     public var clock: any EventClock
 
+    // MARK: - Privacy
+
+    /// What to redact beyond what app code marks private, and whether to hash or remove.
+    public var privacy: PrivacyPolicy
+    /// The key file for hashing private values; nil keeps it in the directory
+    /// (`.navlog.privacy-key`). Journals that must compare hashes (a diff's base and
+    /// candidate) can share one.
+    public var privacyKeyFile: String?
+
     /// Creates a configuration; every setting but the directory has a default.
     public init(
         directory: String,
@@ -63,7 +72,9 @@ public struct JournalConfiguration: Sendable {
         maximumFileAge: Duration = .seconds(3600),
         retentionBytes: Int64? = nil,
         retentionAge: Duration? = nil,
-        clock: any EventClock = SystemEventClock()
+        clock: any EventClock = SystemEventClock(),
+        privacy: PrivacyPolicy = PrivacyPolicy(),
+        privacyKeyFile: String? = nil
     ) {
         self.directory = directory
         self.labels = labels
@@ -79,6 +90,8 @@ public struct JournalConfiguration: Sendable {
         self.retentionBytes = retentionBytes
         self.retentionAge = retentionAge
         self.clock = clock
+        self.privacy = privacy
+        self.privacyKeyFile = privacyKeyFile
     }
 }
 

@@ -205,6 +205,13 @@ final class JournalFileWriter {
 
     // MARK: - Size and closing
 
+    /// Whether the file is still reachable by its path (nobody removed it or its directory);
+    /// one `stat` per commit.
+    var isStillLinked: Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_nlink > 0
+    }
+
     /// Bytes of the database and its WAL on disk.
     var bytesOnDisk: Int64 {
         JournalDirectory.fileSize(path) + JournalDirectory.fileSize(path + "-wal")

@@ -35,6 +35,8 @@ extension JournalWriter {
             lock.broadcast(Self.spaceAvailable)
             lock.unlock()
 
+            // Private values are hashed or removed here, on the writer thread, before encoding.
+            for index in batch.indices { batch[index] = redactor.redact(batch[index]) }
             let eventCount = UInt64(batch.count)
             if let account, let recordSeq { batch.append(makeDropRecord(account, seq: recordSeq)) }
             var outcome = commit(batch, eventCount: eventCount, carried: account)
@@ -125,6 +127,11 @@ extension JournalWriter {
         var outcome = CommitOutcome()
         guard let first = batch.first, let last = batch.last else { return outcome }
         do {
+            if let current = fileWriter, !current.isStillLinked {
+                // The file (or its directory) was removed: what is committed there is gone with
+                // it, so close it and commit into a new file instead of into a deleted inode.
+                _ = closeFile(isRunEnding: false)
+            }
             if fileWriter == nil { try openNewFile() }
             outcome.result = try fileWriter!.write(batch)
             outcome.committedEvents = eventCount

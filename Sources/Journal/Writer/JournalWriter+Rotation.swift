@@ -7,6 +7,7 @@ extension JournalWriter {
     /// Creates the next file, named after the first seq it will hold (everything before is
     /// committed); removes a half-created file on failure.
     func openNewFile() throws {
+        try JournalDirectory.create(configuration.directory)
         let now = configuration.clock.now()
         let name = JournalDirectory.makeFileName(firstSeq: lastCommittedSeq + 1, wallNanoseconds: now.wall)
         var path = configuration.directory + "/" + name

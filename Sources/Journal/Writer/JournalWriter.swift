@@ -26,6 +26,9 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     public let setAsideFiles: [String]
     /// Files in the directory the writer could not read when it opened, with the reason.
     public let unreadableFiles: [String]
+    /// Protects private values with the journal's key; the writer thread applies it to every
+    /// event before encoding. Other outputs of the same events (a live stream) use it too.
+    public let redactor: Redactor
 
     static let workAvailable = 0
     static let spaceAvailable = 1
@@ -62,6 +65,13 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
         let directory = configuration.directory
         try JournalDirectory.create(directory)
         lockDescriptor = try JournalDirectory.lock(directory)
+        do {
+            redactor = Redactor(policy: configuration.privacy,
+                                key: try JournalDirectory.loadPrivacyKey(directory: directory, keyFile: configuration.privacyKeyFile))
+        } catch {
+            Glibc.close(lockDescriptor)
+            throw error
+        }
         let now = configuration.clock.now()
         runID = configuration.runID ?? JournalWriter.makeRunID(wallNanoseconds: now.wall)
         run = RunInfo(id: runID, startedNanoseconds: now.wall, labels: configuration.labels)

@@ -31,6 +31,9 @@ public struct Event: Sendable, Equatable, Codable {
     public var parent: String?
     /// Kind-specific details, always a JSON object.
     public var payload: JSONValue
+    /// Dotted paths into ``payload`` whose values app code marked private (``PrivateFields``,
+    /// private text fields). A ``Redactor`` protects them and clears this; it is never stored.
+    public var privatePaths: [String] = []
 
     public init(
         seq: UInt64 = 0,
@@ -44,7 +47,8 @@ public struct Event: Sendable, Equatable, Codable {
         screen: String? = nil,
         cause: UInt64? = nil,
         parent: String? = nil,
-        payload: JSONValue = .object([:])
+        payload: JSONValue = .object([:]),
+        privatePaths: [String] = []
     ) {
         self.seq = seq
         self.wallNanoseconds = wallNanoseconds
@@ -58,6 +62,11 @@ public struct Event: Sendable, Equatable, Codable {
         self.cause = cause
         self.parent = parent
         self.payload = payload
+        self.privatePaths = privatePaths
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case seq, wallNanoseconds, monotonicNanoseconds, run, session, sessionSeq, kind, subject, screen, cause, parent, payload
     }
 
     /// The type name of ``subject``: `DetailCoordinator` for `DetailCoordinator#2`.

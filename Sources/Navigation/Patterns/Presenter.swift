@@ -12,7 +12,7 @@ open class Presenter: ScreenBound {
     public init(context: NavigationContext) {
         self.context = context
         self.id = context.makeInstanceName(for: InstanceID.typeName(of: type(of: self)))
-        context.record(.presenterInit, subject: id, payload: .object(initPayload()))
+        context.record(.presenterInit, subject: id, payload: .object(initPayload()), privatePaths: initPrivatePaths())
     }
 
     deinit {
@@ -21,6 +21,9 @@ open class Presenter: ScreenBound {
 
     /// Extra fields for the `presenter.init` payload.
     open func initPayload() -> [String: JSONValue] { [:] }
+
+    /// The paths of ``initPayload()`` that are private (see ``PrivateFields``).
+    open func initPrivatePaths() -> [String] { [] }
 
     open func bind(to screen: Screen) {
         self.screen = screen
@@ -48,6 +51,8 @@ open class ViewModelPresenter<ViewModel: Codable & Equatable>: Presenter {
     open override func initPayload() -> [String: JSONValue] {
         ["viewmodel": .string(InstanceID.typeName(of: ViewModel.self)), "snapshot": recorder.currentSnapshot]
     }
+
+    open override func initPrivatePaths() -> [String] { recorder.initPrivatePaths }
 
     /// The view model the view renders.
     public var viewModel: ViewModel {

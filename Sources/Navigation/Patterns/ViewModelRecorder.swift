@@ -17,11 +17,17 @@ struct ViewModelRecorder<Value: Codable & Equatable> {
     private(set) var value: Value
     private var snapshot: JSONValue
     private let typeName = JSONValue.string(InstanceID.typeName(of: Value.self))
+    /// The payload paths ``PrivateFields`` marks, under `snapshot` and `previous`.
+    let privatePaths: [String]
 
     init(_ value: Value) {
         self.value = value
         self.snapshot = ViewModelRecorder.makeSnapshot(of: value)
+        self.privatePaths = (Value.self as? any PrivateFields.Type).map { Event.viewModelPrivatePaths($0.privateFields) } ?? []
     }
+
+    /// The private paths of a `presenter.init` payload, which has a snapshot only.
+    var initPrivatePaths: [String] { privatePaths.filter { $0.hasPrefix("snapshot.") } }
 
     var currentSnapshot: JSONValue { snapshot }
 
@@ -45,7 +51,8 @@ struct ViewModelRecorder<Value: Codable & Equatable> {
             payload: [
                 "viewmodel": typeName,
                 "snapshot": newSnapshot, "changed": .array(changed), "previous": .object(previous),
-            ]
+            ],
+            privatePaths: privatePaths
         )
     }
 

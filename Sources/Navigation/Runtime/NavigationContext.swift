@@ -71,7 +71,8 @@ public final class NavigationContext {
         screen: String? = nil,
         parent: String? = nil,
         cause: UInt64? = nil,
-        payload: JSONValue = .object([:])
+        payload: JSONValue = .object([:]),
+        privatePaths: [String] = []
     ) -> UInt64 {
         let number = nextSessionSeq
         nextSessionSeq += 1
@@ -87,7 +88,8 @@ public final class NavigationContext {
                 screen: screen,
                 cause: cause ?? causes.last,
                 parent: parent,
-                payload: payload
+                payload: payload,
+                privatePaths: privatePaths
             )
         )
         return number

@@ -70,6 +70,7 @@ extension Element {
         if let detail { members["detail"] = .string(detail) }
         if let value { members["value"] = .string(value) }
         if let isOn { members["is_on"] = .bool(isOn) }
+        if let isPrivate { members["is_private"] = .bool(isPrivate) }
         if let children { members["children"] = .array(children.map { $0.jsonValue() }) }
         return .object(members)
     }

@@ -30,10 +30,13 @@ public struct Element: Codable, Equatable, Sendable {
     public var isOn: Bool?
     /// A list's items or a group's members.
     public var children: [Element]?
+    /// Whether what is entered into this text field is private: `action` events then carry
+    /// its value marked, and the journal stores a keyed hash or nothing (see ``PrivateFields``).
+    public var isPrivate: Bool?
 
     public init(
         role: Role, id: String? = nil, text: String? = nil, detail: String? = nil,
-        value: String? = nil, isOn: Bool? = nil, children: [Element]? = nil
+        value: String? = nil, isOn: Bool? = nil, children: [Element]? = nil, isPrivate: Bool? = nil
     ) {
         self.role = role
         self.id = id
@@ -42,11 +45,13 @@ public struct Element: Codable, Equatable, Sendable {
         self.value = value
         self.isOn = isOn
         self.children = children
+        self.isPrivate = isPrivate
     }
 
     enum CodingKeys: String, CodingKey {
         case role, id, text, detail, value, children
         case isOn = "is_on"
+        case isPrivate = "is_private"
     }
 
     // MARK: - Factories
@@ -75,8 +80,9 @@ public struct Element: Codable, Equatable, Sendable {
         Element(role: .toggle, id: id, text: title, isOn: isOn)
     }
 
-    public static func textField(_ id: String, placeholder: String, value: String) -> Element {
-        Element(role: .textField, id: id, text: placeholder, value: value)
+    /// A text field; `isPrivate` protects what is entered into it in the journal.
+    public static func textField(_ id: String, placeholder: String, value: String, isPrivate: Bool = false) -> Element {
+        Element(role: .textField, id: id, text: placeholder, value: value, isPrivate: isPrivate ? true : nil)
     }
 
     public static func image(_ name: String, id: String? = nil) -> Element {

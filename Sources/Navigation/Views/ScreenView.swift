@@ -96,6 +96,7 @@ extension NavigationContext {
         }
         var payload: [String: JSONValue] = ["element": .string(action.element), "role": .string(target.role.rawValue)]
         if let value = action.value { payload["value"] = .string(value) }
-        return record(.action, subject: screen.id, screen: screen.id, payload: .object(payload))
+        let privatePaths = target.isPrivate == true && action.value != nil ? ["value"] : []
+        return record(.action, subject: screen.id, screen: screen.id, payload: .object(payload), privatePaths: privatePaths)
     }
 }

@@ -11,12 +11,16 @@ public final class HostClock: EventClock {
     private let system = SystemEventClock()
     private let skipped = Atomic<UInt64>(0)
 
+    /// Added to every host clock's wall time, in ns: fault tests set it to make the wall clock
+    /// jump (`testing.wall_clock_offset_s` in `navlogd.json`). Monotonic time is untouched.
+    public static let wallOffsetNanoseconds = Atomic<Int64>(0)
+
     public init() {}
 
     public func now() -> (wall: Int64, monotonic: UInt64) {
         let time = system.now()
         let offset = skipped.load(ordering: .relaxed)
-        return (time.wall + Int64(offset), time.monotonic + offset)
+        return (time.wall &+ Int64(offset) &+ Self.wallOffsetNanoseconds.load(ordering: .relaxed), time.monotonic + offset)
     }
 
     /// Moves this clock ahead by `nanoseconds` without waiting.

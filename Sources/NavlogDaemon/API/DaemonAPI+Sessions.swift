@@ -19,6 +19,7 @@ extension DaemonAPI {
         let parameters = enabled.parameters.merging(given) { _, client in client }
         let session = try await registry.create(appName: appName, parameters: parameters, attributes: ["origin": "api"])
         metrics.recordSessionCreated()
+        try await makeDurable()
         let state = await session.state()
         return try Self.sessionResponse(201, session, state: state, headers: [("Location", "/v1/sessions/\(session.id)")])
     }
@@ -46,6 +47,7 @@ extension DaemonAPI {
     func endSession(_ id: String) async throws -> HTTPResponse {
         try await registry.end(id, reason: "client")
         metrics.recordSessionsEnded(1, reason: "client")
+        try await makeDurable()
         return .json(200, ["id": .string(id), "ended": true])
     }
 
@@ -58,6 +60,7 @@ extension DaemonAPI {
         let command = try parseCommand(request.body)
         let session = try registry.session(id)
         let state = try await session.perform(command)
+        try await makeDurable()
         return try Self.sessionResponse(200, session, state: state)
     }
 
@@ -68,6 +71,7 @@ extension DaemonAPI {
         try body.finish()
         let session = try registry.session(id)
         let state = try await session.perform(.deepLink(url))
+        try await makeDurable()
         return try Self.sessionResponse(200, session, state: state)
     }
 

@@ -20,6 +20,8 @@ struct LiveSettings: Sendable {
     var streamBufferEvents: Int
     var requestTimeoutSeconds: Int
     var idleSessionTimeoutSeconds: Int
+    /// `journal.durability` is `flush_per_request`: answers wait for their events' commit.
+    var flushesPerRequest: Bool
 
     init(_ configuration: DaemonConfiguration, catalog: AppCatalog) {
         let enabled = configuration.enabledApps(of: catalog)
@@ -30,6 +32,7 @@ struct LiveSettings: Sendable {
         streamBufferEvents = configuration.limits.streamBufferEvents
         requestTimeoutSeconds = configuration.limits.requestTimeoutSeconds
         idleSessionTimeoutSeconds = configuration.limits.idleSessionTimeoutSeconds
+        flushesPerRequest = configuration.journal.durability == .flushPerRequest
     }
 }
 
@@ -142,6 +145,17 @@ public final class DaemonAPI: Sendable {
     /// Counts an answered request; the server calls it for every response.
     func observe(_ request: HTTPRequest, status: Int, nanoseconds: UInt64) {
         metrics.recordRequest(method: request.method, route: Self.route(of: request.path).template, status: status, nanoseconds: nanoseconds)
+    }
+
+    /// With `journal.durability: flush_per_request`, waits until what the request recorded is
+    /// committed; a failed commit fails the request (503), so nothing unjournaled is acknowledged.
+    func makeDurable() async throws {
+        guard settings.withLock({ $0.flushesPerRequest }) else { return }
+        do {
+            try await journal.flush()
+        } catch {
+            throw APIError(status: 503, code: "journal_unavailable", detail: "the events were not committed: \(error)", headers: ["Retry-After": "1"])
+        }
     }
 
     // MARK: - Service endpoints

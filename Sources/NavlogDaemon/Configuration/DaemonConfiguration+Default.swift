@@ -7,6 +7,7 @@ extension DaemonConfiguration {
           "journal": {
             "directory": "navlog-journal",
             "flush_interval_ms": 200,
+            "durability": "flush_interval",
             "batch_size": 4096,
             "queue_capacity": 65536,
             "overflow": "block",
@@ -14,6 +15,11 @@ extension DaemonConfiguration {
             "rotate_age_s": 3600,
             "retention_bytes": null,
             "retention_age_s": null
+          },
+          "privacy": {
+            "mode": "hash",
+            "redact": [],
+            "key_file": null
           },
           "listen": {
             "unix_socket": "navlogd.sock",

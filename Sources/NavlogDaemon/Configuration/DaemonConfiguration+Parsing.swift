@@ -19,9 +19,11 @@ extension DaemonConfiguration {
         self.init()
         var root = try ConfigurationReader(document, path: "")
         if let value = root.value("journal") { try parseJournal(value) }
+        if let value = root.value("privacy") { try parsePrivacy(value) }
         if let value = root.value("listen") { try parseListen(value) }
         if let value = root.value("auth") { try parseAuth(value) }
         if let value = root.value("limits") { try parseLimits(value) }
+        if let value = root.value("testing") { try parseTesting(value) }
         if let value = root.value("apps") { apps = try Self.parseApps(value, catalog: catalog) }
         if let value = root.value("labels") { labels = try Self.parseLabels(value) }
         try root.finish()
@@ -67,6 +69,13 @@ extension DaemonConfiguration {
             }
             journal.overflow = policy
         }
+        if let raw = reader.value("durability") {
+            guard let text = raw.stringValue, let durability = JournalSettings.Durability(rawValue: text) else {
+                throw ConfigurationError(path: "journal.durability",
+                                         message: "must be \"flush_interval\" or \"flush_per_request\", got \(ConfigurationReader.describe(raw))")
+            }
+            journal.durability = durability
+        }
         journal.rotateBytes = Int64(try reader.positive("rotate_bytes", Int(journal.rotateBytes), maximum: 1 << 40))
         journal.rotateAgeSeconds = try reader.positive("rotate_age_s", journal.rotateAgeSeconds, maximum: 366 * 86_400)
         if case .some(let number) = try reader.integer("retention_bytes", in: 1...(1 << 50), expectation: "a positive integer or null") {
@@ -75,6 +84,33 @@ extension DaemonConfiguration {
         if case .some(let number) = try reader.integer("retention_age_s", in: 1...(3660 * 86_400), expectation: "a positive integer or null") {
             journal.retentionAgeSeconds = number.map { Int($0) }
         }
+        try reader.finish()
+    }
+
+    private mutating func parsePrivacy(_ value: JSONValue) throws {
+        var reader = try ConfigurationReader(value, path: "privacy")
+        if let raw = reader.value("mode") {
+            guard let text = raw.stringValue, let mode = PrivacyPolicy.Mode(rawValue: text) else {
+                throw ConfigurationError(path: "privacy.mode", message: "must be \"hash\" or \"remove\", got \(ConfigurationReader.describe(raw))")
+            }
+            privacy.mode = mode
+        }
+        if let raw = reader.value("redact") {
+            guard case .array(let items) = raw else {
+                throw ConfigurationError(path: "privacy.redact", message: "must be an array of rules, got \(ConfigurationReader.describe(raw))")
+            }
+            privacy.redact = try items.enumerated().map { index, item in
+                guard let text = item.stringValue else {
+                    throw ConfigurationError(path: "privacy.redact[\(index)]", message: "must be a string, got \(ConfigurationReader.describe(item))")
+                }
+                do {
+                    return try RedactionRule(parsing: text)
+                } catch {
+                    throw ConfigurationError(path: "privacy.redact[\(index)]", message: "\(error)")
+                }
+            }
+        }
+        privacy.keyFile = try reader.string("key_file", nil, isNullable: true, expectation: "a file path")
         try reader.finish()
     }
 
@@ -125,6 +161,15 @@ extension DaemonConfiguration {
         if let token, token.count < 16 || token.contains(where: { $0.isWhitespace }) {
             throw ConfigurationError(path: file == nil ? "auth.token" : "auth.token_file", message: "must be at least 16 characters without spaces")
         }
+    }
+
+    private mutating func parseTesting(_ value: JSONValue) throws {
+        var reader = try ConfigurationReader(value, path: "testing")
+        let tenYears: Int64 = 10 * 366 * 86_400
+        if case .some(let number) = try reader.integer("wall_clock_offset_s", in: -tenYears...tenYears, expectation: "a number of seconds within ten years") {
+            testing.wallClockOffsetSeconds = number ?? 0
+        }
+        try reader.finish()
     }
 
     private mutating func parseLimits(_ value: JSONValue) throws {

@@ -13,7 +13,16 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     /// Where and how events are journaled.
     public struct JournalSettings: Sendable, Equatable {
+        /// When an answered request's events are on disk.
+        public enum Durability: String, Sendable, Equatable {
+            /// Within `flush_interval_ms` of the answer (a crash may cost the last interval).
+            case flushInterval = "flush_interval"
+            /// Before the answer: requests that record events wait for their commit.
+            case flushPerRequest = "flush_per_request"
+        }
+
         public var directory = "navlog-journal"
+        public var durability = Durability.flushInterval
         public var flushIntervalMilliseconds = 200
         public var batchSize = 4096
         public var queueCapacity = 65_536
@@ -22,6 +31,31 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var rotateAgeSeconds = 3600
         public var retentionBytes: Int64?
         public var retentionAgeSeconds: Int?
+
+        public init() {}
+    }
+
+    // MARK: - Privacy
+
+    /// What the journal protects beyond what app code marks private (`privacy` in the JSON).
+    public struct PrivacySettings: Sendable, Equatable {
+        /// `hash` (keyed HMAC-SHA256, `hmac:…`) or `remove`.
+        public var mode = PrivacyPolicy.Mode.hash
+        /// Rules such as `ProfileViewModel.email` or `action.value:profile-name`.
+        public var redact: [RedactionRule] = []
+        /// The key file; nil keeps the key in the journal directory.
+        public var keyFile: String?
+
+        public init() {}
+    }
+
+    // MARK: - Testing
+
+    /// Knobs that only fault tests turn.
+    public struct TestingSettings: Sendable, Equatable {
+        /// Added to the wall clock of sessions and journal (negative: the clock jumps back).
+        /// Applied at start and on every SIGHUP, so a reload is a wall-clock jump.
+        public var wallClockOffsetSeconds: Int64 = 0
 
         public init() {}
     }
@@ -85,10 +119,13 @@ public struct DaemonConfiguration: Sendable, Equatable {
     }
 
     public var journal = JournalSettings()
+    public var privacy = PrivacySettings()
     public var listen = ListenSettings()
     /// The bearer token clients must send; required when TCP listens beyond loopback.
     public var token: String?
     public var limits = Limits()
+    /// Fault-injection settings for tests (`testing`; absent from the documented default).
+    public var testing = TestingSettings()
     /// The enabled apps, in catalog order; nil enables every app of the catalog with its defaults.
     public var apps: [AppSettings]?
     /// Labels of the journal run.
@@ -111,7 +148,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
             maximumFileBytes: journal.rotateBytes,
             maximumFileAge: .seconds(journal.rotateAgeSeconds),
             retentionBytes: journal.retentionBytes,
-            retentionAge: journal.retentionAgeSeconds.map { .seconds($0) }
+            retentionAge: journal.retentionAgeSeconds.map { .seconds($0) },
+            privacy: PrivacyPolicy(mode: privacy.mode, rules: privacy.redact),
+            privacyKeyFile: privacy.keyFile
         )
     }
 
@@ -125,6 +164,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public func restartOnlyChanges(comparedTo other: DaemonConfiguration) -> [String] {
         var changed: [String] = []
         if journal != other.journal { changed.append("journal") }
+        if privacy != other.privacy { changed.append("privacy") }
         if listen != other.listen { changed.append("listen") }
         if labels != other.labels { changed.append("labels") }
         if limits.maximumSessions != other.limits.maximumSessions { changed.append("limits.max_sessions") }

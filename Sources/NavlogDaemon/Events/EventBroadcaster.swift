@@ -9,12 +9,19 @@ import Synchronization
 public final class EventBroadcaster: EventSink {
     private let subscriptions = Mutex<[ObjectIdentifier: EventSubscription]>([:])
     private let droppedByClosed = Atomic<UInt64>(0)
+    private let redactor: Redactor?
 
-    public init() {}
+    /// Creates a broadcaster; `redactor` (the journal's) protects private values in the stream
+    /// as in the journal, and runs only when someone subscribes.
+    public init(redactor: Redactor? = nil) {
+        self.redactor = redactor
+    }
 
     public func record(_ event: Event) {
         let current = subscriptions.withLock { Array($0.values) }
-        for subscription in current { subscription.offer(event) }
+        guard !current.isEmpty else { return }
+        let delivered = redactor?.redact(event) ?? event
+        for subscription in current { subscription.offer(delivered) }
     }
 
     /// Starts delivering events to `subscription`.

@@ -67,11 +67,16 @@ extension Daemon {
         }
         var applied = loaded
         applied.journal = configuration.journal
+        applied.privacy = configuration.privacy
         applied.listen = configuration.listen
         applied.labels = configuration.labels
         applied.limits.maximumSessions = configuration.limits.maximumSessions
         applied.limits.requestTimeoutSeconds = configuration.limits.requestTimeoutSeconds
         configuration = applied
+        if applied.testing.wallClockOffsetSeconds * 1_000_000_000 != HostClock.wallOffsetNanoseconds.load(ordering: .relaxed) {
+            HostClock.wallOffsetNanoseconds.store(applied.testing.wallClockOffsetSeconds * 1_000_000_000, ordering: .relaxed)
+            log.warn("wall clock offset changed (testing)", ["wall_clock_offset_s": String(applied.testing.wallClockOffsetSeconds)])
+        }
         api.settings.withLock { $0 = LiveSettings(applied, catalog: catalog) }
         api.metrics.recordReload("applied")
         log.info("configuration reloaded", ["file": configurationPath ?? "(embedded default)"])

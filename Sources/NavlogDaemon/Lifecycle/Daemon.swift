@@ -85,9 +85,12 @@ public actor Daemon {
     /// Opens the journal and the listeners and starts serving; returns where it listens.
     @discardableResult
     public func start() throws -> Endpoints {
-        let writer = try JournalWriter(configuration: configuration.makeJournalConfiguration())
+        HostClock.wallOffsetNanoseconds.store(configuration.testing.wallClockOffsetSeconds * 1_000_000_000, ordering: .relaxed)
+        var journalConfiguration = configuration.makeJournalConfiguration()
+        journalConfiguration.clock = HostClock()
+        let writer = try JournalWriter(configuration: journalConfiguration)
         for file in writer.setAsideFiles { log.warn("journal file was not closed cleanly; set aside", ["file": file]) }
-        let broadcaster = EventBroadcaster()
+        let broadcaster = EventBroadcaster(redactor: writer.redactor)
         let registry = SessionRegistry(catalog: catalog, sink: FanOutEventSink([writer, broadcaster]),
                                        maximumSessions: configuration.limits.maximumSessions, timeMode: .realTime)
         let api = DaemonAPI(catalog: catalog, registry: registry, journal: writer, broadcaster: broadcaster, metrics: DaemonMetrics(),

@@ -131,8 +131,10 @@ final class ProfileCoordinator: Coordinator {
     }
 }
 
-/// What the profile editor shows.
-struct ProfileViewModel: Codable, Equatable {
+/// What the profile editor shows; the name is private (stored hashed).
+struct ProfileViewModel: Codable, Equatable, PrivateFields {
+    static let privateFields: Set<String> = ["name"]
+
     var name: String
     var errorMessage: String?
 }
@@ -179,7 +181,7 @@ final class ProfileView: ScreenView {
 
     func render() -> Element {
         let model = presenter.viewModel
-        var children: [Element] = [.textField("profile-name", placeholder: "Your name", value: model.name)]
+        var children: [Element] = [.textField("profile-name", placeholder: "Your name", value: model.name, isPrivate: true)]
         if let error = model.errorMessage { children.append(.text(error, id: "profile-error")) }
         children += [.button("save-profile", title: "Save"), .button("cancel-profile", title: "Cancel")]
         return .group(children)

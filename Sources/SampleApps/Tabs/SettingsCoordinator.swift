@@ -69,8 +69,10 @@ final class SettingsCoordinator: Coordinator, NavigationControllerCoordinator {
 
 // MARK: - Presenter
 
-/// What the settings list shows.
-struct SettingsViewModel: Codable, Equatable {
+/// What the settings list shows; the user's name is private (stored hashed).
+struct SettingsViewModel: Codable, Equatable, PrivateFields {
+    static let privateFields: Set<String> = ["userName"]
+
     var userName: String
     var isDarkMode: Bool
     var sharesAnalytics: Bool

@@ -39,6 +39,7 @@ struct ExploreCommand: ParsableCommand {
         steps = try arguments.integer("steps", in: 1...1_000_000) ?? 100
         sessions = try arguments.integer("sessions", in: 1...100_000) ?? 1
         _ = try arguments.require("journal")
+        _ = try JournalOptions.privacyPolicy(arguments)
     }
 
     func run() async throws -> Int32 {

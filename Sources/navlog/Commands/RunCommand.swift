@@ -32,6 +32,7 @@ struct RunCommand: ParsableCommand {
         _ = try arguments.require("journal")
         _ = try JournalOptions.parameters(arguments)
         _ = try arguments.keyValues("label")
+        _ = try JournalOptions.privacyPolicy(arguments)
     }
 
     func run() async throws -> Int32 {

@@ -41,7 +41,22 @@ public struct NormalizedEvent: Sendable, Equatable, Codable {
             payload = .object(members)
         }
         for path in ignoredPaths { payload = NormalizedEvent.removing(path[...], from: payload) }
+        if kind == .action || kind == .viewModelChange || kind == .presenterInit { payload = NormalizedEvent.maskingHashes(payload) }
         self.payload = payload
+    }
+
+    /// The stand-in for every private value hashed by a journal (`hmac:` and 16 hex digits).
+    public static let maskedHash = "hmac:…"
+
+    /// Replaces hashed private values with ``maskedHash``: two journals hash under different
+    /// keys, so their hashes say only that a private value was there.
+    static func maskingHashes(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text) where text.utf8.count == 21 && text.hasPrefix("hmac:"): .string(maskedHash)
+        case .object(let members): .object(members.mapValues(maskingHashes))
+        case .array(let items): .array(items.map(maskingHashes))
+        default: value
+        }
     }
 
     /// An event with this content and zero times, for models that read events.

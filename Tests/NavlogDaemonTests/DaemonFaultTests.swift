@@ -1,0 +1,247 @@
+import Foundation
+import Navigation
+import NavlogDaemon
+import Synchronization
+import XCTest
+
+/// The fault suite: `navlogd` under load through kill -9, a full disk, its journal directory
+/// removed or read-only, a wall clock that jumps back, a storm of SIGHUPs, and 10,000 sessions.
+/// In each case the daemon keeps serving or stops with a clear message, and `navlog verify`
+/// passes on what is left. `scripts/faults` runs this class; figures go to stderr as `fault:`.
+final class DaemonFaultTests: XCTestCase {
+    private func report(_ text: String) {
+        FileHandle.standardError.write(Data("fault: \(text)\n".utf8))
+    }
+
+    private func runID(_ daemon: DaemonHarness) throws -> String {
+        try XCTUnwrap(try json(daemon.request("GET", "/v1/health").body)["run"]?.stringValue)
+    }
+
+    // MARK: - kill -9
+
+    func testKillNineUnderLoadRepeatedlyKeepsEveryAcknowledgedAndFlushedAction() throws {
+        let journal = try makeSharedDirectory(self, "kill")
+        let rounds = 12
+        let started = Date()
+        var totalAcknowledged = 0
+        for round in 1...rounds {
+            // Odd rounds answer only after the commit (flush_per_request): every acknowledged
+            // action must be there. Even rounds flush on the interval: a kill may cost the last
+            // interval, but what is there has no holes.
+            let isDurable = round % 2 == 1
+            let daemon = try DaemonHarness(self, overrides: ["journal": [
+                "directory": .string(journal), "flush_interval_ms": 20,
+                "durability": .string(isDurable ? "flush_per_request" : "flush_interval"),
+            ]])
+            let run = try runID(daemon)
+            let clients = LoadClients(socketPath: daemon.socketPath, count: 3)
+            XCTAssertTrue(clients.waitForAcknowledgements(30 + round * 3), "round \(round): no load:\n\(daemon.log)")
+            XCTAssertEqual(daemon.terminate(signal: SIGKILL), SIGKILL)
+            clients.stop()
+
+            let verified = try verifyJournal(journal)
+            XCTAssertEqual(verified.status, 0, "round \(round): \(verified.output)")
+            let events = try journalEvents(journal)
+            let journaled = journaledActions(events, run: run)
+            let acknowledged = clients.acknowledged()
+            totalAcknowledged += acknowledged.values.reduce(0, +)
+            if isDurable {
+                assertAcknowledgedArePresent(acknowledged, journaled, "round \(round) (flush_per_request)")
+            }
+            // No holes: within each session of this run, the events present number 1...n.
+            var numbers: [String: [Int64]] = [:]
+            for event in events where event["run"]?.stringValue == run {
+                numbers[event["session"]?.stringValue ?? "", default: []].append(event["session_seq"]?.intValue ?? 0)
+            }
+            for (session, seqs) in numbers where session.hasPrefix("s-") {
+                XCTAssertEqual(seqs.sorted(), Array(1...Int64(seqs.count)), "round \(round) session \(session) has holes")
+            }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".navlog") }
+        XCTAssertGreaterThanOrEqual(files.filter { $0.contains(".unclean.") }.count, rounds - 1, "each killed run's file is set aside")
+        report("kill -9: \(rounds) rounds, \(totalAcknowledged) actions acknowledged, \(files.count) files, "
+               + "verify passed every round, \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+    }
+
+    // MARK: - Disk full
+
+    func testDiskFullUnderLoadRefusesWhatItCannotCommitAndRecovers() throws {
+        let mountPoint = try makeSharedDirectory(self, "full")
+        guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=3m") == 0 else {
+            throw XCTSkip("mounting a tmpfs needs root: \(String(cString: strerror(errno)))")
+        }
+        addTeardownBlock { umount2(mountPoint, Int32(MNT_DETACH)) }
+        let journal = mountPoint + "/journal"
+        let daemon = try DaemonHarness(self, overrides: ["journal": [
+            "directory": .string(journal), "flush_interval_ms": 20, "durability": "flush_per_request",
+        ]])
+        // Leave about 400 KiB free.
+        let filler = mountPoint + "/filler"
+        XCTAssertTrue(FileManager.default.createFile(atPath: filler, contents: nil))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: filler))
+        let chunk = Data(count: 64 << 10)
+        while (try? attributesOfFileSystem(mountPoint)) ?? 0 > 400 << 10 { try handle.write(contentsOf: chunk) }
+        try handle.close()
+
+        let clients = LoadClients(socketPath: daemon.socketPath, count: 3)
+        // Until the disk is full: requests whose events cannot be committed are refused (503).
+        XCTAssertTrue(clients.waitForRefusal(status: 503), "the disk never filled:\n\(daemon.log)")
+        let health = try daemon.request("GET", "/v1/health")
+        XCTAssertEqual(health.status, 200, "still serving: \(health.body)")
+        XCTAssertTrue(health.body.contains("No space left") || health.body.contains("full"), health.body)
+
+        // Space comes back: the daemon commits again, with a record of what it dropped.
+        try FileManager.default.removeItem(atPath: filler)
+        clients.mark()
+        XCTAssertTrue(clients.waitForAcknowledgements(60, afterMark: true), "no recovery:\n\(daemon.log)\n\(clients.refused.suffix(3))")
+        clients.stop()
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+        let verified = try verifyJournal(journal)
+        XCTAssertEqual(verified.status, 0, verified.output)
+        let events = try journalEvents(journal)
+        assertAcknowledgedArePresent(clients.acknowledged(), journaledActions(events), "disk full")
+        XCTAssertTrue(events.contains { $0["kind"]?.stringValue == "journal.dropped" }, "drops are recorded")
+        report("disk full: \(clients.acknowledged().values.reduce(0, +)) acknowledged, "
+               + "\(clients.refused.filter { $0.hasPrefix("503") }.count) refused with 503 while full, recovered, verify passed")
+    }
+
+    private func attributesOfFileSystem(_ path: String) throws -> Int {
+        var status = statvfs()
+        guard statvfs(path, &status) == 0 else { throw POSIXError(.EIO) }
+        return Int(status.f_bavail) * Int(status.f_frsize)
+    }
+
+    // MARK: - The journal directory removed or read-only
+
+    func testJournalDirectoryRemovedWhileRunningIsRecreatedAndKeepsWhatIsAcknowledgedAfter() throws {
+        let journal = try makeSharedDirectory(self, "removed") + "/journal"
+        let daemon = try DaemonHarness(self, overrides: ["journal": [
+            "directory": .string(journal), "flush_interval_ms": 20, "durability": "flush_per_request",
+        ]])
+        let clients = LoadClients(socketPath: daemon.socketPath, count: 3)
+        XCTAssertTrue(clients.waitForAcknowledgements(60))
+        try FileManager.default.removeItem(atPath: journal)
+        clients.mark()
+        XCTAssertTrue(clients.waitForAcknowledgements(60, afterMark: true), "stopped serving:\n\(daemon.log)")
+        XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        clients.stop()
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+        let verified = try verifyJournal(journal)
+        XCTAssertEqual(verified.status, 0, verified.output)
+        assertAcknowledgedArePresent(clients.acknowledged(afterMark: true), journaledActions(try journalEvents(journal)), "after removal")
+        report("directory removed: recreated, \(clients.acknowledged(afterMark: true).values.reduce(0, +)) actions acknowledged after the removal all present")
+    }
+
+    func testReadOnlyJournalDirectoryStopsTheDaemonWithAClearMessage() throws {
+        let mountPoint = try makeSharedDirectory(self, "readonly")
+        guard mount("tmpfs", mountPoint, "tmpfs", UInt(MS_RDONLY), "size=1m") == 0 else {
+            throw XCTSkip("mounting a tmpfs needs root: \(String(cString: strerror(errno)))")
+        }
+        addTeardownBlock { umount2(mountPoint, Int32(MNT_DETACH)) }
+        let directory = try makeSharedDirectory(self, "readonly-config")
+        let configuration = directory + "/navlogd.json"
+        try #"{"journal": {"directory": "\#(mountPoint)/journal"}, "listen": {"unix_socket": "\#(directory)/s.sock", "tcp": null}}"#
+            .write(toFile: configuration, atomically: true, encoding: .utf8)
+        let result = try runTool(productPath("navlogd"), ["--config", configuration])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("navlogd: ") && result.stderr.contains(mountPoint + "/journal")
+                      && result.stderr.contains("Read-only file system"), result.stderr)
+        report("read-only journal directory: exit 2, \(result.stderr.trimmingCharacters(in: .newlines))")
+    }
+
+    // MARK: - The wall clock jumps back
+
+    func testWallClockJumpingBackKeepsSeqOrderAndTheJournalReadable() throws {
+        let journal = try makeSharedDirectory(self, "clock") + "/journal"
+        let journalSettings: JSONValue = ["directory": .string(journal), "flush_interval_ms": 20, "durability": "flush_per_request"]
+        let daemon = try DaemonHarness(self, overrides: ["journal": journalSettings])
+        let clients = LoadClients(socketPath: daemon.socketPath, count: 3)
+        XCTAssertTrue(clients.waitForAcknowledgements(40))
+        // The wall clock goes back a day while the daemon runs (SIGHUP applies the offset).
+        try daemon.writeConfiguration(["journal": journalSettings, "testing": ["wall_clock_offset_s": -86_400]])
+        kill(daemon.process.processIdentifier, SIGHUP)
+        XCTAssertNotNil(daemon.waitForLog(containing: "wall clock offset changed"), daemon.log)
+        clients.mark()
+        XCTAssertTrue(clients.waitForAcknowledgements(40, afterMark: true))
+        clients.stop()
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+
+        let verified = try verifyJournal(journal)
+        XCTAssertEqual(verified.status, 0, verified.output)
+        let events = try journalEvents(journal)
+        assertAcknowledgedArePresent(clients.acknowledged(), journaledActions(events), "clock jump")
+        let seqs = events.compactMap { $0["seq"]?.intValue }
+        XCTAssertEqual(seqs, seqs.sorted(), "show keeps seq order")
+        XCTAssertEqual(Set(seqs).count, seqs.count)
+        let times = events.compactMap { $0["time"]?.stringValue }
+        let backwards = zip(times, times.dropFirst()).filter { $0.0 > $0.1 }.count
+        XCTAssertGreaterThan(backwards, 0, "the jump shows in the recorded wall times")
+        let report = try runTool(productPath("navlog"), ["report", journal])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        self.report("wall clock back 1 day mid-run: \(events.count) events, seq order kept, \(backwards) backward step(s) in wall time, report and verify pass")
+    }
+
+    // MARK: - SIGHUP storm
+
+    func testSIGHUPStormUnderLoadKeepsServingAndLosesNothing() throws {
+        let journal = try makeSharedDirectory(self, "hup") + "/journal"
+        let daemon = try DaemonHarness(self, overrides: ["journal": [
+            "directory": .string(journal), "flush_interval_ms": 20, "durability": "flush_per_request",
+        ]])
+        let clients = LoadClients(socketPath: daemon.socketPath, count: 3)
+        XCTAssertTrue(clients.waitForAcknowledgements(30))
+        for index in 0..<60 {
+            kill(daemon.process.processIdentifier, SIGHUP)
+            clients.waitForAcknowledgements(30 + index * 3)
+        }
+        XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        clients.stop()
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+        let verified = try verifyJournal(journal)
+        XCTAssertEqual(verified.status, 0, verified.output)
+        assertAcknowledgedArePresent(clients.acknowledged(), journaledActions(try journalEvents(journal)), "SIGHUP storm")
+        let files = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".navlog") }.count
+        let reloads = daemon.log.components(separatedBy: "msg=\"configuration reloaded\"").count - 1
+        XCTAssertGreaterThan(reloads, 1)
+        XCTAssertTrue(clients.refused.isEmpty, "\(clients.refused.prefix(3))")
+        report("SIGHUP storm: 60 signals, \(reloads) reloads, \(files) files, \(clients.acknowledged().values.reduce(0, +)) acknowledged, none lost")
+    }
+
+    // MARK: - 10,000 sessions
+
+    func testTenThousandSessionsCreatedAndEnded() throws {
+        let journal = try makeSharedDirectory(self, "sessions") + "/journal"
+        let daemon = try DaemonHarness(self, overrides: ["journal": ["directory": .string(journal), "flush_interval_ms": 50]])
+        let started = Date()
+        let perClient = 5000
+        let failures = Mutex<[String]>([])
+        let socketPath = daemon.socketPath
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            do {
+                let connection = try HTTPClientConnection(unixSocket: socketPath, timeoutSeconds: 20)
+                for _ in 0..<perClient {
+                    let created = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "tabs"}"#.utf8))
+                    guard created.status == 201, let id = try JSONValue(parsing: Data(created.body))["id"]?.stringValue else {
+                        throw HTTPClientError(detail: "create: \(created.status)")
+                    }
+                    let ended = try connection.send("DELETE", "/v1/sessions/\(id)")
+                    guard ended.status == 200 else { throw HTTPClientError(detail: "end: \(ended.status)") }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(try json(daemon.request("GET", "/v1/sessions").body)["sessions"], .array([]))
+        let rss = (try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("VmRSS") }.map(String.init) ?? "?"
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+        XCTAssertEqual(try verifyJournal(journal).status, 0)
+        for kind in ["session.start", "session.end"] {
+            let shown = try runTool(productPath("navlog"), ["show", "--kind", kind, "--output", "json", journal])
+            XCTAssertEqual(shown.stdout.split(separator: "\n").count, 2 * perClient, kind)
+        }
+        report("10,000 sessions: created and ended in \(String(format: "%.1f", elapsed)) s, daemon \(rss.replacingOccurrences(of: "\t", with: " ")) after")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Navigation
+import NavigationTesting
+import NavlogDaemon
+import XCTest
+
+/// Hostile input to `navlogd`: mutated configuration files, and mutated request bodies and
+/// paths sent to a running daemon. Bad input is refused (config: key path; HTTP: 4xx with a
+/// JSON error); nothing crashes and the daemon keeps serving.
+final class HostileInputTests: XCTestCase {
+    func testMutatedConfigurationsAreAcceptedOrRefusedWithAKeyPath() {
+        let seed = Array(DaemonConfiguration.defaultText.utf8)
+        let other = Array(#"{"privacy": {"mode": "remove", "redact": ["ProfileViewModel.name", "action.value:*"]}, "testing": {"wall_clock_offset_s": -5}}"#.utf8)
+        var mutator = Mutator(seed: 7)
+        var refused = 0
+        for index in 0..<3000 {
+            let input = mutator.mutate(index % 5 == 0 ? other : seed, splicing: [seed, other])
+            do {
+                _ = try DaemonConfiguration(parsing: String(decoding: input, as: UTF8.self), catalog: ConfigurationTests.catalog)
+            } catch let error as ConfigurationError {
+                refused += 1
+                XCTAssertFalse(error.message.isEmpty)
+            } catch {
+                XCTFail("not a ConfigurationError: \(error)")
+            }
+        }
+        XCTAssertGreaterThan(refused, 1000)
+        FileHandle.standardError.write(Data("fuzz: configurations: 3000 cases, \(refused) refused with a key path, no crash\n".utf8))
+    }
+
+    func testMutatedRequestBodiesAndPathsGetA4xxAndTheDaemonKeepsServing() throws {
+        let daemon = try DaemonHarness(self, overrides: ["limits": ["max_sessions": 50, "max_body_bytes": 8192, "request_timeout_s": 2]])
+        var connection = try HTTPClientConnection(unixSocket: daemon.socketPath, timeoutSeconds: 20)
+        var reconnects = 0
+        let created = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8))
+        XCTAssertEqual(created.status, 201)
+        let bodies: [(path: String, body: [UInt8])] = [
+            ("/v1/sessions", #"{"app": "tabs", "parameters": {"start_tab": "settings"}}"#),
+            ("/v1/sessions/s-1/actions", #"{"element": "next-day"}"#),
+            ("/v1/sessions/s-1/actions", #"{"type": "select_tab", "tab": "Settings"}"#),
+            ("/v1/sessions/s-1/actions", #"{"type": "wait", "ms": 1}"#),
+            ("/v1/sessions/s-1/actions", #"{"element": "share-recipient", "value": "a@b.c"}"#),
+            ("/v1/sessions/s-1/deeplinks", #"{"url": "tabs://settings/profile"}"#),
+        ].map { ($0.0, Array($0.1.utf8)) }
+        let paths = ["/v1/sessions/s-1/actions", "/v1/sessions/s-1", "/v1/health", "/v1/apps", "/metrics", "/v1/journal/rotate"].map { Array($0.utf8) }
+        // No HEAD: the test's client would wait for the body a HEAD answer announces but omits.
+        let methods = ["GET", "POST", "DELETE", "PUT", "PATCH"]
+        var mutator = Mutator(seed: 11)
+        var statuses: [Int: Int] = [:]
+        var serverErrors: [String] = []
+        for index in 0..<2500 {
+            let request: (method: String, path: String, body: [UInt8])
+            if index % 3 == 2 {
+                var path = String(decoding: mutator.mutate(paths[mutator.below(paths.count)]), as: UTF8.self)
+                    .filter { $0.isASCII && !$0.isWhitespace && $0 != "\u{0}" && $0.asciiValue ?? 0 > 32 }
+                if !path.hasPrefix("/") { path = "/" + path }
+                request = (methods[mutator.below(methods.count)], path, [])
+            } else {
+                let seed = bodies[mutator.below(bodies.count)]
+                request = ("POST", seed.path, mutator.mutate(seed.body, splicing: bodies.map(\.body)))
+            }
+            guard request.method != "POST" || request.path != "/v1/journal/rotate" || index % 50 == 0 else { continue }
+            let reply: (status: Int, body: [UInt8])
+            do {
+                reply = try connection.send(request.method, request.path, body: request.body)
+            } catch {
+                // The server may close a connection after refusing a request; the daemon must live on.
+                XCTAssertTrue(daemon.process.isRunning, "navlogd died on \(request.method) \(request.path) \(request.body):\n\(daemon.log)")
+                guard daemon.process.isRunning else { return }
+                reconnects += 1
+                connection = try HTTPClientConnection(unixSocket: daemon.socketPath, timeoutSeconds: 20)
+                continue
+            }
+            statuses[reply.status, default: 0] += 1
+            if reply.status >= 500 {
+                serverErrors.append("\(reply.status) \(request.method) \(request.path) \(String(decoding: request.body, as: UTF8.self)): \(String(decoding: reply.body, as: UTF8.self))")
+            }
+            if reply.status >= 400 {
+                XCTAssertNotNil(try? JSONValue(parsing: Data(reply.body))["error"], "\(reply.status) without a JSON error")
+            }
+        }
+        XCTAssertEqual(serverErrors, [], "5xx answers to client mistakes")
+        XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+        let verified = try verifyJournal(daemon.directory + "/journal")
+        XCTAssertEqual(verified.status, 0, verified.output)
+        let summary = statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
+        FileHandle.standardError.write(Data("fuzz: HTTP: 2500 requests (\(summary)), \(reconnects) connections closed by the server, no 5xx, daemon kept serving\n".utf8))
+    }
+}
