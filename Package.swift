@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
         .target(name: "SampleApps", dependencies: ["Navigation"]),
         .target(name: "FlowAnalysis", dependencies: ["Journal"]),
-        .target(name: "NavlogDaemon", dependencies: ["Navigation", "NavigationHost", "Journal", "CMicroHTTPD"]),
+        .target(name: "NavlogDaemon", dependencies: ["Navigation", "NavigationHost", "Journal", "CMicroHTTPD", "Export"]),
         // Encoders for engines beyond one machine (OTLP, Chrome trace, ClickHouse); the daemon
         // reuses the OTLP encoder for its push, so this imports neither FlowAnalysis nor the host.
         .target(name: "Export", dependencies: ["Navigation", "Journal"]),

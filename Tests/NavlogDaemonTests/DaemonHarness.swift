@@ -17,11 +17,12 @@ final class DaemonHarness {
 
     /// Writes a configuration (the `overrides` sections merged over a test base) and starts
     /// the daemon; waits until it logs that it listens and answers its health check.
-    init(_ test: XCTestCase, overrides: [String: JSONValue] = [:], token: String? = nil) throws {
-        directory = "/tmp/nld-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        configurationPath = directory + "/navlogd.json"
-        socketPath = directory + "/navlogd.sock"
+    /// `directory` reuses the directory (and journal) of a daemon that stopped.
+    init(_ test: XCTestCase, overrides: [String: JSONValue] = [:], token: String? = nil, directory: String? = nil) throws {
+        self.directory = directory ?? "/tmp/nld-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true)
+        configurationPath = self.directory + "/navlogd.json"
+        socketPath = self.directory + "/navlogd.sock"
         try writeConfiguration(overrides)
         process.executableURL = URL(fileURLWithPath: productPath("navlogd"))
         process.arguments = ["--config", configurationPath]
@@ -36,7 +37,7 @@ final class DaemonHarness {
             lineArrived.broadcast()
         }
         try process.run()
-        test.addTeardownBlock { [process, directory] in
+        test.addTeardownBlock { [process, directory = self.directory] in
             if process.isRunning { process.terminate(); process.waitUntilExit() }
             try? FileManager.default.removeItem(atPath: directory)
         }

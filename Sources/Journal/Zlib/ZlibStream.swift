@@ -1,7 +1,7 @@
 import CZlib
 
 /// The framing a deflate stream writes.
-enum ZlibFormat {
+public enum ZlibFormat: Sendable {
     /// Raw deflate, no header or checksum (window bits -15); the journal's blocks.
     case raw
     /// zlib header and Adler-32 (window bits 15).
@@ -21,11 +21,12 @@ enum ZlibFormat {
 /// One owned compressing `z_stream`.
 ///
 /// See <https://www.zlib.net/manual.html#Advanced> (`deflateInit2`, `deflateSetDictionary`).
-final class Deflater {
+/// Public for the daemon's gzip request bodies (`Deflater(format: .gzip).compressAll(body)`).
+public final class Deflater {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private var isOpen = false
 
-    init(level: Int32 = 6, format: ZlibFormat = .raw) throws {
+    public init(level: Int32 = 6, format: ZlibFormat = .raw) throws {
         stream.initialize(to: z_stream())
         let code = deflateInit2_(stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
                                  ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
@@ -42,7 +43,7 @@ final class Deflater {
     }
 
     /// Frees zlib's state.
-    func close() {
+    public func close() {
         if isOpen { deflateEnd(stream) }
         isOpen = false
     }
@@ -79,7 +80,7 @@ final class Deflater {
     }
 
     /// Compresses all of `input` as one complete stream, after a reset.
-    func compressAll(_ input: [UInt8], dictionary: [UInt8]? = nil) throws -> [UInt8] {
+    public func compressAll(_ input: [UInt8], dictionary: [UInt8]? = nil) throws -> [UInt8] {
         try reset()
         if let dictionary, !dictionary.isEmpty { try setDictionary(dictionary) }
         var output: [UInt8] = []

@@ -45,6 +45,18 @@ extension DaemonConfiguration {
           },
           "labels": {
             "service": "navlogd"
+          },
+          "otlp": {
+            "enabled": false,
+            "endpoint": "http://127.0.0.1:4318/v1/traces",
+            "headers": {},
+            "batch_size": 512,
+            "interval_ms": 1000,
+            "timeout_ms": 10000,
+            "retry_initial_ms": 500,
+            "retry_max_ms": 30000,
+            "gzip": true,
+            "drain_timeout_ms": 5000
           }
         }
 

@@ -130,6 +130,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var apps: [AppSettings]?
     /// Labels of the journal run.
     public var labels: [String: String] = ["service": "navlogd"]
+    /// The push of spans to an OpenTelemetry collector; off by default.
+    public var otlp = OTLPSettings()
 
     public init() {}
 
@@ -167,6 +169,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         if privacy != other.privacy { changed.append("privacy") }
         if listen != other.listen { changed.append("listen") }
         if labels != other.labels { changed.append("labels") }
+        if otlp != other.otlp { changed.append("otlp") }
         if limits.maximumSessions != other.limits.maximumSessions { changed.append("limits.max_sessions") }
         if limits.requestTimeoutSeconds != other.limits.requestTimeoutSeconds { changed.append("limits.request_timeout_s") }
         return changed

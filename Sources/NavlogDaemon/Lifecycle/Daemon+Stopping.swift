@@ -35,6 +35,7 @@ extension Daemon {
         } catch {
             log.error("journal close failed", ["error": "\(error)"])
         }
+        await drainPush()
         if let path = configuration.listen.unixSocket { unlink(path) }
         api.state.store(.stopped, ordering: .sequentiallyConsistent)
         let metrics = api.journal.metrics
@@ -70,6 +71,7 @@ extension Daemon {
         applied.privacy = configuration.privacy
         applied.listen = configuration.listen
         applied.labels = configuration.labels
+        applied.otlp = configuration.otlp
         applied.limits.maximumSessions = configuration.limits.maximumSessions
         applied.limits.requestTimeoutSeconds = configuration.limits.requestTimeoutSeconds
         configuration = applied

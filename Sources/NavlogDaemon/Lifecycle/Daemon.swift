@@ -32,6 +32,8 @@ public actor Daemon {
     var api: DaemonAPI?
     var servers: [MicroHTTPDaemon] = []
     var maintenance: Task<Void, Never>?
+    /// The OTLP push and the task running it, when `otlp.enabled`.
+    var push: (service: OTLPPushService, task: Task<Void, Never>)?
     private let (shutdownRequests, shutdownContinuation) = AsyncStream<SignalWatcher.Request>.makeStream()
 
     public init(configuration: DaemonConfiguration, catalog: AppCatalog, configurationPath: String? = nil,
@@ -93,7 +95,8 @@ public actor Daemon {
         let broadcaster = EventBroadcaster(redactor: writer.redactor)
         let registry = SessionRegistry(catalog: catalog, sink: FanOutEventSink([writer, broadcaster]),
                                        maximumSessions: configuration.limits.maximumSessions, timeMode: .realTime)
-        let api = DaemonAPI(catalog: catalog, registry: registry, journal: writer, broadcaster: broadcaster, metrics: DaemonMetrics(),
+        let pushMetrics = configuration.otlp.isEnabled ? OTLPPushMetrics() : nil
+        let api = DaemonAPI(catalog: catalog, registry: registry, journal: writer, broadcaster: broadcaster, metrics: DaemonMetrics(otlpPush: pushMetrics),
                             log: log, settings: LiveSettings(configuration, catalog: catalog))
         var endpoints = Endpoints()
         do {
@@ -125,6 +128,7 @@ public actor Daemon {
         self.api = api
         api.state.store(.running, ordering: .sequentiallyConsistent)
         maintenance = Task { [api, log] in await Self.maintain(api: api, log: log) }
+        if let pushMetrics { startPush(metrics: pushMetrics) }
         log.info("listening", [
             "unix_socket": endpoints.unixSocket ?? "-", "tcp": configuration.listen.tcp.map { "\($0.host):\(endpoints.tcpPort ?? 0)" } ?? "-",
             "journal": configuration.journal.directory, "run": writer.runID, "apps": api.settings.withLock { $0.appOrder.joined(separator: ",") },

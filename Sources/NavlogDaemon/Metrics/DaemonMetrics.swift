@@ -28,8 +28,12 @@ public final class DaemonMetrics: Sendable {
     }
 
     private let counters = Mutex(Counters())
+    /// The OTLP push's counters, when it is enabled.
+    public let otlpPush: OTLPPushMetrics?
 
-    public init() {}
+    public init(otlpPush: OTLPPushMetrics? = nil) {
+        self.otlpPush = otlpPush
+    }
 
     // MARK: - Recording
 
@@ -106,6 +110,7 @@ public final class DaemonMetrics: Sendable {
         buckets.append(("_count", String(counters.latencyCount)))
         metric("http_request_duration_seconds", "histogram", "Time from request headers to response, in seconds.", buckets)
         metric("uptime_seconds", "gauge", "Seconds since navlogd started.", [("", number(snapshot.uptimeSeconds.rounded()))])
+        if let otlpPush { text += otlpPush.render(committedSeq: journal.committedSeq) }
         return text
     }
 }

@@ -1,0 +1,134 @@
+import Foundation
+import Navigation
+
+// MARK: - OTLP push settings
+
+extension DaemonConfiguration {
+    /// Where an OTLP/HTTP collector listens: plain `http` only, since navlogd links no TLS library.
+    public struct OTLPEndpoint: Sendable, Equatable, CustomStringConvertible {
+        /// A host name or IPv4 address, resolved (IPv4) before each connection.
+        public var host: String
+        public var port: Int
+        /// The request path, `/v1/traces` when the URL gives none.
+        public var path: String
+
+        public init(host: String, port: Int, path: String) {
+            self.host = host
+            self.port = port
+            self.path = path
+        }
+
+        /// Parses `http://host[:port][/path]`; the port defaults to 80, the path to `/v1/traces`.
+        public init?(url: String) {
+            guard url.hasPrefix("http://") else { return nil }
+            let rest = url.dropFirst("http://".count)
+            let authority = rest.prefix { $0 != "/" }
+            let path = String(rest.dropFirst(authority.count))
+            let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), let name = parts.first, !name.isEmpty,
+                  name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
+            var port = 80
+            if parts.count == 2 {
+                guard let number = Int(parts[1]), (1...65_535).contains(number) else { return nil }
+                port = number
+            }
+            guard path.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "#" }) else { return nil }
+            self.init(host: String(name), port: port, path: path.isEmpty || path == "/" ? "/v1/traces" : path)
+        }
+
+        public var description: String { "http://\(host):\(port)\(path)" }
+    }
+
+    /// The push of spans to an OpenTelemetry collector over OTLP/HTTP (JSON, optionally gzip),
+    /// read from the journal: `otlp` in the configuration.
+    public struct OTLPSettings: Sendable, Equatable {
+        /// Whether `navlogd` pushes at all; off by default.
+        public var isEnabled = false
+        public var endpoint = OTLPEndpoint(host: "127.0.0.1", port: 4318, path: "/v1/traces")
+        /// Extra request headers, such as `Authorization`.
+        public var headers: [String: String] = [:]
+        /// Spans per request at most.
+        public var batchSize = 512
+        /// How often the journal is read for new events and a partial batch is sent.
+        public var intervalMilliseconds = 1000
+        /// How long one request may take (rounded up to whole seconds for the socket).
+        public var timeoutMilliseconds = 10_000
+        /// The first wait after a failed request; it doubles up to `retryMaximumMilliseconds`.
+        public var retryInitialMilliseconds = 500
+        public var retryMaximumMilliseconds = 30_000
+        /// Whether bodies are sent with `Content-Encoding: gzip`.
+        public var isGzipEnabled = true
+        /// How long SIGTERM lets the push send what the closed journal holds.
+        public var drainTimeoutMilliseconds = 5000
+
+        public init() {}
+    }
+
+    /// Headers navlogd sets itself, refused in `otlp.headers`.
+    static let reservedOTLPHeaders: Set<String> = ["content-type", "content-encoding", "content-length", "host", "connection", "transfer-encoding"]
+
+    /// Parses the `otlp` section; `null` leaves the push off.
+    static func parseOTLP(_ value: JSONValue) throws -> OTLPSettings {
+        var settings = OTLPSettings()
+        if case .null = value { return settings }
+        var reader = try ConfigurationReader(value, path: "otlp")
+        if let raw = reader.value("enabled") {
+            guard let flag = raw.boolValue else {
+                throw ConfigurationError(path: "otlp.enabled", message: "must be true or false, got \(ConfigurationReader.describe(raw))")
+            }
+            settings.isEnabled = flag
+        }
+        if let raw = reader.value("endpoint") {
+            guard let text = raw.stringValue else {
+                throw ConfigurationError(path: "otlp.endpoint", message: "must be a URL such as http://127.0.0.1:4318/v1/traces, got \(ConfigurationReader.describe(raw))")
+            }
+            if text.lowercased().hasPrefix("https://") {
+                throw ConfigurationError(path: "otlp.endpoint", message: "https is not supported (navlogd has no TLS); use http:// to a local collector or sidecar, got \"\(text)\"")
+            }
+            guard let endpoint = OTLPEndpoint(url: text) else {
+                throw ConfigurationError(path: "otlp.endpoint", message: "must be a URL such as http://127.0.0.1:4318/v1/traces, got \"\(text)\"")
+            }
+            settings.endpoint = endpoint
+        }
+        if let raw = reader.value("headers") { settings.headers = try parseHeaders(raw) }
+        settings.batchSize = try reader.positive("batch_size", settings.batchSize, maximum: 65_536)
+        settings.intervalMilliseconds = try reader.positive("interval_ms", settings.intervalMilliseconds, maximum: 3_600_000)
+        settings.timeoutMilliseconds = try reader.positive("timeout_ms", settings.timeoutMilliseconds, maximum: 600_000)
+        settings.retryInitialMilliseconds = try reader.positive("retry_initial_ms", settings.retryInitialMilliseconds, maximum: 3_600_000)
+        settings.retryMaximumMilliseconds = try reader.positive("retry_max_ms", settings.retryMaximumMilliseconds, maximum: 3_600_000)
+        settings.drainTimeoutMilliseconds = try reader.positive("drain_timeout_ms", settings.drainTimeoutMilliseconds, maximum: 3_600_000)
+        if let raw = reader.value("gzip") {
+            guard let flag = raw.boolValue else {
+                throw ConfigurationError(path: "otlp.gzip", message: "must be true or false, got \(ConfigurationReader.describe(raw))")
+            }
+            settings.isGzipEnabled = flag
+        }
+        try reader.finish()
+        if settings.retryMaximumMilliseconds < settings.retryInitialMilliseconds {
+            throw ConfigurationError(path: "otlp.retry_max_ms", message: "must be at least otlp.retry_initial_ms (\(settings.retryInitialMilliseconds)), got \(settings.retryMaximumMilliseconds)")
+        }
+        return settings
+    }
+
+    /// Parses `otlp.headers`: names are HTTP tokens, values single-line strings.
+    private static func parseHeaders(_ value: JSONValue) throws -> [String: String] {
+        var reader = try ConfigurationReader(value, path: "otlp.headers")
+        var headers: [String: String] = [:]
+        for name in reader.keys {
+            let path = reader.path(of: name)
+            let isToken = !name.isEmpty && name.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "!#$%&'*+-.^_`|~".unicodeScalars.contains($0))
+            }
+            guard isToken else { throw ConfigurationError(path: path, message: "is not a valid HTTP header name") }
+            guard !reservedOTLPHeaders.contains(name.lowercased()) else {
+                throw ConfigurationError(path: path, message: "is set by navlogd and cannot be configured")
+            }
+            let raw = reader.value(name)!
+            guard let text = raw.stringValue, !text.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                throw ConfigurationError(path: path, message: "must be a single-line string, got \(ConfigurationReader.describe(raw))")
+            }
+            headers[name] = text
+        }
+        return headers
+    }
+}

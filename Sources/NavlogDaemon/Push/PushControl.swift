@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+
+/// What the push is told by its owner, and the waits it can be woken from.
+///
+/// The push thread never polls for shutdown: its waits (the interval, a retry's back-off)
+/// return as soon as it is told something new.
+///
+/// `@unchecked Sendable`: the only mutable state, `current`, `isFinished` and `waiters`, is read
+/// and written with `condition` locked; `NSCondition` is safe to use from any thread.
+final class PushControl: @unchecked Sendable {
+    /// What the push should be doing.
+    enum Command: Equatable {
+        /// Follow the journal.
+        case run
+        /// Send what the (closed) journal holds, until `deadline`, then stop.
+        case drain(deadline: ContinuousClock.Instant)
+        /// Stop now.
+        case stop
+    }
+
+    private let condition = NSCondition()
+    private var current = Command.run
+    private var isFinished = false
+    private var waiters: [FinishWaiter] = []
+
+    /// The command now.
+    var command: Command {
+        condition.lock()
+        defer { condition.unlock() }
+        return current
+    }
+
+    /// Tells the push `command`; a stop is never taken back.
+    func tell(_ command: Command) {
+        condition.lock()
+        if current != .stop { current = command }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for `duration`, or less when told something; returns the command then.
+    @discardableResult
+    func wait(for duration: Duration) -> Command {
+        let before = command
+        let deadline = Date().addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        while current == before, condition.wait(until: deadline) {}
+        return current
+    }
+
+    // MARK: - Finishing
+
+    /// Called by the push thread as it ends: wakes everyone waiting for it.
+    func finish() {
+        condition.lock()
+        isFinished = true
+        let woken = waiters
+        waiters = []
+        condition.unlock()
+        for waiter in woken { waiter.resume(true) }
+    }
+
+    /// Returns true once the push thread has ended, false when `deadline` comes first.
+    func waitUntilFinished(deadline: ContinuousClock.Instant) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let waiter = FinishWaiter(continuation)
+            condition.lock()
+            let done = isFinished
+            if !done { waiters.append(waiter) }
+            condition.unlock()
+            if done {
+                waiter.resume(true)
+            } else {
+                Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    waiter.resume(false)
+                }
+            }
+        }
+    }
+}
+
+/// A continuation resumed once, by whichever comes first.
+private final class FinishWaiter: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
+
+    init(_ continuation: CheckedContinuation<Bool, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(_ value: Bool) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
+    }
+}
