@@ -96,7 +96,7 @@ final class OTLPReceiver {
         let output = Pipe()
         process.standardOutput = output
         // Not the test's own stderr: a pipe inherited by a stray child would hold `swift test` open.
-        FileManager.default.createFile(atPath: directory + "/receiver.log", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/receiver.log", contents: nil)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/receiver.log"))
         try process.run()
         self.process = process
