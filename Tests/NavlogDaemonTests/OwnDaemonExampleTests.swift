@@ -13,6 +13,10 @@ final class OwnDaemonExampleTests: XCTestCase {
         let source = try String(contentsOf: root.appendingPathComponent("Tests/NavlogDaemonTests/OwnDaemonExample.swift"), encoding: .utf8)
         let block = try XCTUnwrap(document.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```\n").first)
         XCTAssertEqual(block, source)
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let marker = "<!-- Tests/NavlogDaemonTests/OwnDaemonExample.swift -->\n```swift\n"
+        let inReadme = try XCTUnwrap(readme.components(separatedBy: marker).dropFirst().first?.components(separatedBy: "```\n").first)
+        XCTAssertEqual(inReadme, source, "README.md shows a different own-daemon example")
     }
 
     func testExampleDaemonServesItsApp() async throws {
