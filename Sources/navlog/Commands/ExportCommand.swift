@@ -81,7 +81,7 @@ struct ExportCommand: ParsableCommand {
             }
         }
         var sink = ExportSink(format: format, writesLogs: writesLogs, batchSize: batchSize, serviceName: serviceName, table: table, labels: labels)
-        var progress = ExportProgress(isShown: isatty(STDERR_FILENO) == 1)
+        var progress = ExportProgress(isShown: Output.isInteractive)
         var iterator = reader.events(matching: query.filter)
         do {
             while let event = try iterator.next() {
