@@ -19,9 +19,11 @@ import Navigation
 public struct ReportBuilder {
     public let options: ReportOptions
     private var runLabels: [String: [String: String]] = [:]
-    private var open: [String: SessionTracker] = [:]
+    /// The open sessions' trackers, boxed so that consuming an event mutates one in place
+    /// instead of copying it out of the dictionary and back.
+    private var open: [SessionKey: TrackerBox] = [:]
     /// Sessions that are open and filtered out; their events are skipped.
-    private var excluded: Set<String> = []
+    private var excluded: Set<SessionKey> = []
     private var total: FlowAggregates
     /// label → value → aggregates.
     private var breakdown: [String: [String: FlowAggregates]] = [:]
@@ -42,7 +44,7 @@ public struct ReportBuilder {
     public mutating func consume(_ event: Event) {
         // Session names repeat across runs (every scripted run has an `s-1`), so a session is
         // its run and its name.
-        let session = event.run + "\u{1F}" + event.session
+        let session = SessionKey(run: event.run, session: event.session)
         if excluded.contains(session) {
             if event.kind == .sessionEnd { excluded.remove(session) }
             return
@@ -52,18 +54,18 @@ public struct ReportBuilder {
                 if event.kind != .sessionEnd { excluded.insert(session) }
                 return
             }
-            open[session] = SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options)
+            open[session] = TrackerBox(SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options))
         }
-        open[session]!.consume(event)
-        if event.kind == .sessionEnd, let tracker = open.removeValue(forKey: session) {
-            fold(tracker)
+        open[session]!.tracker.consume(event)
+        if event.kind == .sessionEnd, let box = open.removeValue(forKey: session) {
+            fold(box.tracker)
         }
     }
 
     /// Finishes the sessions still open and returns the report.
     public mutating func finish() -> FlowReport {
         for session in open.keys.sorted() {
-            fold(open.removeValue(forKey: session)!)
+            fold(open.removeValue(forKey: session)!.tracker)
         }
         excluded.removeAll()
         return FlowReport(
@@ -137,4 +139,19 @@ public struct ReportBuilder {
         }
         return values
     }
+}
+
+/// A session is its run and its name: session names repeat across runs (every scripted run
+/// has an `s-1`).
+private struct SessionKey: Hashable, Comparable {
+    var run: String
+    var session: String
+
+    static func < (lhs: SessionKey, rhs: SessionKey) -> Bool { (lhs.run, lhs.session) < (rhs.run, rhs.session) }
+}
+
+/// Holds one open session's tracker by reference.
+private final class TrackerBox {
+    var tracker: SessionTracker
+    init(_ tracker: SessionTracker) { self.tracker = tracker }
 }

@@ -18,7 +18,7 @@ struct SessionTracker {
     private var lifecycle = LifecycleTracker()
     private var lastShown: [String: (screen: String, time: UInt64)] = [:]
     private var doublePushes: [DoublePush] = []
-    private var leakEvents: [Event] = []
+    private var leakScan: SessionScan
     private var eventCount = 0
     private var isComplete = false
     private var firstWall: Int64?
@@ -29,6 +29,7 @@ struct SessionTracker {
         self.run = run
         self.labels = labels
         self.options = options
+        self.leakScan = SessionScan(session: session)
     }
 
     /// Whether `session.end` has been seen.
@@ -68,7 +69,7 @@ struct SessionTracker {
             session: session, run: run, app: app, labels: labels, eventCount: eventCount, isComplete: isComplete,
             firstWall: firstWall ?? 0, lastWall: lastWall, visits: visits, churn: churn.counts,
             doublePushes: doublePushes, lifecycle: lifecycle.tree(session: session),
-            leaks: LeakDetector.leaks(in: leakEvents)
+            leaks: leakScan.finish()
         )
     }
 
@@ -88,8 +89,8 @@ struct SessionTracker {
         lastShown[type] = (screen, time)
     }
 
-    /// Keeps what ``LeakDetector`` reads of `event`, and nothing else.
+    /// Lets the leak scan read `event`; it keeps instance state, not events.
     private mutating func keepForLeakDetection(_ event: Event) {
-        if let kept = LeakDetector.relevantPart(of: event) { leakEvents.append(kept) }
+        leakScan.consume(event)
     }
 }

@@ -36,31 +36,14 @@ public enum LeakDetector {
         }
     }
 
-    /// Returns `event` cut down to what ``leaks(in:)`` reads, or nil when it reads nothing of
-    /// it; a consumer that keeps a long session's events for leak detection keeps only these.
-    public static func relevantPart(of event: Event) -> Event? {
-        switch event.kind {
-        case .action, .deepLink, .sessionEnd, .coordinatorStart, .coordinatorFinish, .coordinatorDeinit,
-            .presenterInit, .presenterDeinit, .screenPop, .viewModelChange, .screenPush, .screenPresent,
-            .windowRoot, .screenDismiss:
-            var kept = event
-            var payload: [String: JSONValue] = [:]
-            for key in ["bound", "removed", "root", "content"] { payload[key] = event.payload[key] }
-            kept.payload = .object(payload)
-            return kept
-        default:
-            return nil
-        }
-    }
-
     /// Returns the leaks in `events`, which may hold many sessions; each session's events must
     /// be in order. A session without `session.end` is judged on what it has so far.
     public static func leaks(in events: [Event]) -> [Leak] {
-        var sessions: [String: SessionTracker] = [:]
+        var sessions: [String: SessionScan] = [:]
         var order: [String] = []
         for event in events {
             if sessions[event.session] == nil {
-                sessions[event.session] = SessionTracker(session: event.session)
+                sessions[event.session] = SessionScan(session: event.session)
                 order.append(event.session)
             }
             sessions[event.session]!.consume(event)
@@ -69,8 +52,10 @@ public enum LeakDetector {
     }
 }
 
-/// Follows one session's stream for ``LeakDetector``.
-private struct SessionTracker {
+/// Follows one session's stream as it comes and finds its leaks at the end, with the state
+/// of the session's instances only: a consumer of a long stream feeds events here instead of
+/// keeping them for ``LeakDetector/leaks(in:)``.
+public struct SessionScan: Sendable {
     let session: String
     var leaks: [LeakDetector.Leak] = []
     var finished: [String: UInt64] = [:]  // coordinator → finish seq
@@ -85,11 +70,12 @@ private struct SessionTracker {
     var reportedChanges: Set<String> = []
     var lastSeq: UInt64 = 0
 
-    init(session: String) {
+    public init(session: String) {
         self.session = session
     }
 
-    mutating func consume(_ event: Event) {
+    /// Reads the session's next event.
+    public mutating func consume(_ event: Event) {
         lastSeq = event.sessionSeq
         switch event.kind {
         case .action, .deepLink, .sessionEnd:
@@ -153,7 +139,8 @@ private struct SessionTracker {
         lastScreenGone.removeAll()
     }
 
-    mutating func finish() -> [LeakDetector.Leak] {
+    /// Returns the session's leaks, judging what is still alive now.
+    public mutating func finish() -> [LeakDetector.Leak] {
         flushLingering()
         for (coordinator, seq) in finished.sorted(by: { $0.value < $1.value }) where !deallocated.contains(coordinator) {
             leaks.append(.init(kind: .finishedButAlive, session: session, subject: coordinator, screen: nil, sessionSeq: seq))
