@@ -109,3 +109,22 @@ final class CLIErrorTests: XCTestCase {
         XCTAssertTrue(verify.stdout.contains("problem: \(garbage.path)"), verify.stdout)
     }
 }
+
+/// An app parameter declared private (tabs' `user_name`) is protected in `session.start`
+/// like a private view-model field: no event read back holds it in clear.
+final class PrivateParameterTests: XCTestCase {
+    func testAPrivateParameterIsHashedInSessionStart() throws {
+        let directory = try CLI.makeTemporaryDirectory(self)
+        let journal = directory.appendingPathComponent("journal").path
+        let script = directory.appendingPathComponent("t.scenario")
+        try "select Settings\ntap open-profile\n".write(to: script, atomically: true, encoding: .utf8)
+        let secret = "Zelda Quintessa Private"
+        let run = try CLI.run(["run", "tabs", "--param", "user_name=\(secret)", "--script", script.path, "--journal", journal])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let shown = try CLI.run(["show", journal, "-o", "json"])
+        XCTAssertFalse(shown.stdout.contains("Zelda"), "the private name is in the journal in clear")
+        let start = try XCTUnwrap(try CLI.events(fromJSONLines: shown.stdout).first { $0.kind == .sessionStart })
+        XCTAssertEqual(start.payload["parameters"]?["user_name"]?.stringValue?.hasPrefix("hmac:"), true, "\(start.payload)")
+        XCTAssertEqual(start.payload["parameters"]?["start_tab"], "dashboard")
+    }
+}

@@ -48,7 +48,7 @@ public struct AppDefinition: Sendable {
         for parameter in parameters where values[parameter.name] == nil {
             values[parameter.name] = try parameter.parse(parameter.defaultValue, app: name)
         }
-        return AppParameters(values: values)
+        return AppParameters(values: values, privateNames: Set(parameters.filter(\.isPrivate).map(\.name)))
     }
 }
 
@@ -67,16 +67,20 @@ public struct AppParameter: Sendable, Equatable {
     /// The default, written as a user would write it.
     public let defaultValue: String
     public let summary: String
+    /// Whether the value is private (a user's name, an email): `session.start` records it
+    /// only as a keyed hash, or not at all, like a private view-model field.
+    public let isPrivate: Bool
 
-    public init(name: String, kind: Kind, defaultValue: String, summary: String) {
+    public init(name: String, kind: Kind, defaultValue: String, summary: String, isPrivate: Bool = false) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.summary = summary
+        self.isPrivate = isPrivate
     }
 
-    public static func string(_ name: String, default value: String, summary: String) -> AppParameter {
-        AppParameter(name: name, kind: .string, defaultValue: value, summary: summary)
+    public static func string(_ name: String, default value: String, summary: String, isPrivate: Bool = false) -> AppParameter {
+        AppParameter(name: name, kind: .string, defaultValue: value, summary: summary, isPrivate: isPrivate)
     }
 
     public static func integer(_ name: String, in range: ClosedRange<Int64>, default value: Int64, summary: String) -> AppParameter {
@@ -133,9 +137,12 @@ public struct AppParameter: Sendable, Equatable {
 /// Validated parameter values, defaults filled in.
 public struct AppParameters: Sendable, Equatable {
     public let values: [String: JSONValue]
+    /// The parameters declared private.
+    public let privateNames: Set<String>
 
-    public init(values: [String: JSONValue]) {
+    public init(values: [String: JSONValue], privateNames: Set<String> = []) {
         self.values = values
+        self.privateNames = privateNames
     }
 
     public func string(_ name: String) -> String { values[name]?.stringValue ?? values[name]?.serialized() ?? "" }

@@ -29,20 +29,22 @@ public final class NavigationContext {
     private var rootCoordinators: [Coordinator] = []
     private var isEnded = false
 
-    /// Creates a session's runtime and records `session.start` with `attributes` as payload.
+    /// Creates a session's runtime and records `session.start` with `attributes` as payload;
+    /// `privateAttributePaths` name the attributes to protect, such as `parameters.user_name`.
     public init(
         session: String,
         sink: any EventSink,
         clock: any EventClock = SystemEventClock(),
         scheduler: WorkScheduler = WorkScheduler(),
-        attributes: [String: JSONValue] = [:]
+        attributes: [String: JSONValue] = [:],
+        privateAttributePaths: [String] = []
     ) {
         self.session = session
         self.sink = sink
         self.clock = clock
         self.scheduler = scheduler
         self.sessionSubject = namer.makeName(for: "Session")
-        let start = record(.sessionStart, subject: sessionSubject, payload: .object(attributes))
+        let start = record(.sessionStart, subject: sessionSubject, payload: .object(attributes), privatePaths: privateAttributePaths)
         causes.append(start)
     }
 

@@ -45,7 +45,10 @@ public final class SessionCore {
         var startPayload = attributes
         startPayload["app"] = .string(app.name)
         startPayload["parameters"] = parameters.json
-        context = NavigationContext(session: id, sink: sink, clock: clock, attributes: startPayload)
+        context = NavigationContext(
+            session: id, sink: sink, clock: clock, attributes: startPayload,
+            privateAttributePaths: parameters.privateNames.sorted().map { "parameters.\($0)" }
+        )
         let root = try app.makeRoot(context, parameters)
         deepLinkHandler = root as? any DeepLinkHandling & ScreenOwner
         do {

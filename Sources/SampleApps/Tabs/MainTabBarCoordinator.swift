@@ -12,7 +12,7 @@ extension SampleApps {
         name: "tabs",
         summary: "Seed 002: a coordinator tree under a tab bar; Dashboard and Settings keep their own stacks and child coordinators",
         parameters: [
-            .string("user_name", default: "Ana Souza", summary: "The signed-in user's name, shown and edited in Settings"),
+            .string("user_name", default: "Ana Souza", summary: "The signed-in user's name, shown and edited in Settings", isPrivate: true),
             .boolean("notifications", default: true, summary: "Whether notifications start switched on"),
             .choice("start_tab", ["dashboard", "settings"], default: "dashboard", summary: "The tab selected at launch"),
         ]
