@@ -36,7 +36,7 @@ extension JournalWriter {
             lock.unlock()
 
             // Private values are hashed or removed here, on the writer thread, before encoding.
-            for index in batch.indices { batch[index] = redactor.redact(batch[index]) }
+            for index in batch.indices where redactor.mayRedact(batch[index]) { batch[index] = redactor.redact(batch[index]) }
             let eventCount = UInt64(batch.count)
             if let account, let recordSeq { batch.append(makeDropRecord(account, seq: recordSeq)) }
             var outcome = commit(batch, eventCount: eventCount, carried: account)

@@ -79,6 +79,17 @@ public struct Redactor: Sendable {
         return paths
     }
 
+    /// Whether ``redact(_:)`` could change `event`: it carries marks, or a configured rule may
+    /// apply to its kind. Most events need nothing, and the writer skips them without a copy.
+    public func mayRedact(_ event: Event) -> Bool {
+        if !event.privatePaths.isEmpty { return true }
+        switch event.kind {
+        case .viewModelChange, .presenterInit: return !fieldRules.isEmpty || !anyViewModelRules.isEmpty
+        case .action: return isEveryActionPrivate || !actionElements.isEmpty
+        default: return false
+        }
+    }
+
     /// Returns `event` with its private values hashed or removed, and its marks cleared.
     public func redact(_ event: Event) -> Event {
         let paths = privatePaths(of: event)

@@ -41,7 +41,9 @@ public struct NormalizedEvent: Sendable, Equatable, Codable {
             payload = .object(members)
         }
         for path in ignoredPaths { payload = NormalizedEvent.removing(path[...], from: payload) }
-        if kind == .action || kind == .viewModelChange || kind == .presenterInit { payload = NormalizedEvent.maskingHashes(payload) }
+        // Any payload may hold a hashed private value (an action's text, a view-model field, a
+        // private app parameter in session.start).
+        payload = NormalizedEvent.maskingHashes(payload)
         self.payload = payload
     }
 
