@@ -25,7 +25,8 @@ public struct JournalConfiguration: Sendable {
     public var batchSize: Int
     /// Events per compressed block; one commit writes one or more blocks.
     public var blockSize: Int
-    /// zlib level for blocks, 1 (fast) to 9 (small).
+    /// zlib level for blocks, 1 (fast) to 9 (small). The default, 5, measured on the benchmark's
+    /// workload: 16.9 bytes/event at about 295k events/s, against 16.5 at about 200-250k for 6.
     public var compressionLevel: Int32
 
     // MARK: - Backpressure
@@ -65,7 +66,7 @@ public struct JournalConfiguration: Sendable {
         flushInterval: Duration = .milliseconds(200),
         batchSize: Int = 4096,
         blockSize: Int = 2048,
-        compressionLevel: Int32 = 6,
+        compressionLevel: Int32 = 5,
         queueCapacity: Int = 65_536,
         backpressure: BackpressurePolicy = .block,
         maximumFileBytes: Int64 = 64 << 20,
