@@ -32,9 +32,18 @@ enum JournalDirectory {
     }
 
     /// Renames `path` and its `-wal` and `-shm` companions to the unclean name; returns the new path.
+    ///
+    /// A file set aside earlier may already have that name (two killed runs that committed
+    /// nothing start at the same seq within the same second): the new one then gets `-2`,
+    /// `-3`…, so no set-aside file is ever replaced.
     static func setAside(_ path: String) throws -> String {
         let base = String(path.dropLast(fileExtension.count + 1))
-        let target = base + uncleanSuffix
+        var target = base + uncleanSuffix
+        var attempt = 1
+        while ["", "-wal", "-shm"].contains(where: { FileManager.default.fileExists(atPath: target + $0) }) {
+            attempt += 1
+            target = base + "-\(attempt)" + uncleanSuffix
+        }
         for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
             guard rename(path + suffix, target + suffix) == 0 else {
                 throw JournalError.fileSystem(path: path + suffix, operation: "setting aside", reason: String(cString: strerror(errno)))
