@@ -139,17 +139,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     /// counted as dropped and recorded once writing works again).
     @discardableResult
     public func flush() throws -> UInt64 {
-        let waiter = FlushWaiter()
-        lock.lock()
-        guard !isFinished else {
-            lock.unlock()
-            throw JournalError.closed(path: configuration.directory)
-        }
-        flushWaiters.append(waiter)
-        lock.signal(Self.workAvailable)
-        while !waiter.isDone { lock.wait(Self.progressMade) }
-        lock.unlock()
-        return try waiter.outcome()
+        try waitForWriter(rotating: false)
     }
 
     /// Awaits until everything enqueued before the call is committed; returns the highest committed seq.
@@ -173,17 +163,22 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     /// Closes the current file after committing what is queued, and starts a new one
     /// (for `SIGHUP` and `POST /v1/journal/rotate`).
     public func rotate() throws {
+        _ = try waitForWriter(rotating: true)
+    }
+
+    /// Queues a flush (or a rotation) for the writer thread and blocks until it is done.
+    private func waitForWriter(rotating: Bool) throws -> UInt64 {
         let waiter = FlushWaiter()
         lock.lock()
         guard !isFinished else {
             lock.unlock()
             throw JournalError.closed(path: configuration.directory)
         }
-        rotationWaiters.append(waiter)
+        if rotating { rotationWaiters.append(waiter) } else { flushWaiters.append(waiter) }
         lock.signal(Self.workAvailable)
         while !waiter.isDone { lock.wait(Self.progressMade) }
         lock.unlock()
-        _ = try waiter.outcome()
+        return try waiter.outcome()
     }
 
     /// Commits everything queued, closes the file cleanly and ends the run; later calls do nothing.
