@@ -12,7 +12,8 @@ import Navigation
 //   same keep-alive loopback clients.
 //
 // Usage: navlog-bench [--events N] [--sink-events N] [--report-events N (0 skips)]
-//                     [--clients N] [--daemon-seconds S] [--idle-sessions N]
+//                     [--clients N] [--daemon-seconds S] [--idle-sessions N] [--keep DIR]
+// --keep DIR works in DIR and leaves its journals and rows there for inspection.
 // The last line of output is one JSON object with every figure.
 
 var eventCount = 400_000
@@ -21,6 +22,7 @@ var reportEventCount = 10_000_000
 var clientCount = 8
 var daemonSeconds = 3.0
 var idleSessionCount = 2000
+var keptDirectory: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -30,19 +32,20 @@ while let argument = arguments.popFirst() {
     case "--clients": clientCount = max(1, Int(arguments.popFirst() ?? "") ?? clientCount)
     case "--daemon-seconds": daemonSeconds = max(0.5, Double(arguments.popFirst() ?? "") ?? daemonSeconds)
     case "--idle-sessions": idleSessionCount = max(1, Int(arguments.popFirst() ?? "") ?? idleSessionCount)
+    case "--keep": keptDirectory = arguments.popFirst()
     default:
         FileHandle.standardError.write(Data(
-            "usage: navlog-bench [--events N] [--sink-events N] [--report-events N] [--clients N] [--daemon-seconds S] [--idle-sessions N]\n".utf8))
+            "usage: navlog-bench [--events N] [--sink-events N] [--report-events N] [--clients N] [--daemon-seconds S] [--idle-sessions N] [--keep DIR]\n".utf8))
         exit(64)
     }
 }
 
 func line(_ text: String) { print(text) }
 
-let root = NSTemporaryDirectory() + "navlog-bench-\(getpid())"
+let root = keptDirectory ?? NSTemporaryDirectory() + "navlog-bench-\(getpid())"
 try? FileManager.default.removeItem(atPath: root)
 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: root) }
+defer { if keptDirectory == nil { try? FileManager.default.removeItem(atPath: root) } }
 
 var workload = Workload()
 let events = workload.makeEvents(count: eventCount)

@@ -54,4 +54,27 @@ final class ChurnTests: XCTestCase {
         // a goes back to 1; c was absent (written as null), so it is removed.
         XCTAssertEqual(ChurnTracker.previousSnapshot(of: payload), ["a": 1, "b": "x"])
     }
+
+    func testFingerprintsTellSnapshotsApartAndRebuildThePreviousOne() {
+        let payloads: [JSONValue] = [
+            ["snapshot": ["a": 2, "b": "x", "c": true], "changed": ["a", "c", "a"], "previous": ["a": 1, "c": nil]],
+            ["snapshot": ["a": 2, "b": "x"], "changed": ["z"], "previous": ["z": "new"]],
+            ["snapshot": ["items": ["é", "e\u{301}", 1.5], "n": 3], "changed": ["n"], "previous": ["n": 2.0]],
+            ["snapshot": "plain", "changed": [], "previous": ["value": "before"]],
+        ]
+        for payload in payloads {
+            let fields = payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let (now, before) = ChurnTracker.fingerprints(of: payload, changed: fields)
+            XCTAssertEqual(now, Fingerprint.of(payload["snapshot"]!), "\(payload)")
+            XCTAssertEqual(before(), Fingerprint.of(ChurnTracker.previousSnapshot(of: payload)), "\(payload)")
+        }
+        // Equal values (as JSONValue's == has them) share a fingerprint; others differ.
+        XCTAssertEqual(Fingerprint.of(["n": 3, "s": "é"]), Fingerprint.of(["s": "e\u{301}", "n": 3.0]))
+        XCTAssertEqual(Fingerprint.of(0.0), Fingerprint.of(-0.0))
+        let distinct: [JSONValue] = [
+            .null, false, true, 0, 1, -1, 1.5, "", "a", "ab", "abcdefgh", "abcdefghi", [], [1], [1, 2], [2, 1],
+            [:], ["a": 1], ["a": 2], ["b": 1], ["a": 1, "b": 2], ["a": [1]], [["a": 1]], ["ab": "c"], ["a": "bc"],
+        ]
+        XCTAssertEqual(Set(distinct.map { Fingerprint.of($0) }).count, distinct.count)
+    }
 }

@@ -14,6 +14,26 @@ final class EventModelTests: XCTestCase {
         XCTAssertFalse(EventKind(rawValue: "screen.flip").isKnown)
     }
 
+    func testKindsCompareAndHashByNameWhateverWayTheyWereMade() throws {
+        for kind in EventKind.allKnown {
+            let parsed = EventKind(rawValue: String(kind.rawValue.map { $0 }))
+            XCTAssertEqual(parsed, kind)
+            XCTAssertEqual(EventKind.named(kind.rawValue), kind)
+            XCTAssertEqual(parsed.hashValue, kind.hashValue)
+            XCTAssertTrue(parsed.isKnown)
+            XCTAssertEqual(try JSONDecoder().decode(EventKind.self, from: JSONEncoder().encode(kind)), kind)
+            for other in EventKind.allKnown where other.rawValue != kind.rawValue { XCTAssertNotEqual(parsed, other) }
+        }
+        let future = EventKind(rawValue: "screen.morph")
+        XCTAssertFalse(future.isKnown)
+        XCTAssertEqual(future, EventKind.named("screen.morph"))
+        XCTAssertNotEqual(future, .screenPush)
+        XCTAssertNotEqual(future, EventKind(rawValue: "screen.morph2"))
+        XCTAssertEqual(Set(EventKind.allKnown.map(\.rawValue)).count, EventKind.allKnown.count)
+        XCTAssertEqual(EventKind.allKnown.filter(\.isNavigation), [.screenPush, .screenPop, .screenPresent, .screenDismiss, .windowRoot, .tabSelect])
+        XCTAssertEqual(Set(EventKind.allKnown.filter(\.isNavigation)), EventKind.navigationKinds)
+    }
+
     func testEventJSONMatchesTheDesignAndRoundTrips() throws {
         let event = Event(
             seq: 41, wallNanoseconds: 1_796_119_200_123_456_789, monotonicNanoseconds: 81_234_000, run: "r-1",

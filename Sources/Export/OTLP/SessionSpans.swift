@@ -189,7 +189,7 @@ struct SessionSpans {
     /// Navigation events go on the coordinator, since they open and close the screen spans.
     private mutating func addEvent(_ event: Event, preferring coordinator: String?) {
         let spanEvent = OTLPSpanEvent(event)
-        if !EventKind.navigationKinds.contains(event.kind), let screen = event.screen, screens[screen] != nil {
+        if !event.kind.isNavigation, let screen = event.screen, screens[screen] != nil {
             screens[screen]!.span.events.append(spanEvent)
         } else if let coordinator, coordinators[coordinator] != nil {
             coordinators[coordinator]!.span.events.append(spanEvent)

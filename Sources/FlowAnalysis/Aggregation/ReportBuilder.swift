@@ -45,19 +45,24 @@ public struct ReportBuilder {
         // Session names repeat across runs (every scripted run has an `s-1`), so a session is
         // its run and its name.
         let session = SessionKey(run: event.run, session: event.session)
-        if excluded.contains(session) {
-            if event.kind == .sessionEnd { excluded.remove(session) }
-            return
-        }
-        if open[session] == nil {
+        let box: TrackerBox
+        if let open = open[session] {
+            box = open
+        } else {
+            if excluded.contains(session) {
+                if event.kind == .sessionEnd { excluded.remove(session) }
+                return
+            }
             guard isIncluded(firstEvent: event) else {
                 if event.kind != .sessionEnd { excluded.insert(session) }
                 return
             }
-            open[session] = TrackerBox(SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options))
+            box = TrackerBox(SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options))
+            open[session] = box
         }
-        open[session]!.tracker.consume(event)
-        if event.kind == .sessionEnd, let box = open.removeValue(forKey: session) {
+        box.tracker.consume(event)
+        if event.kind == .sessionEnd {
+            open[session] = nil
             fold(box.tracker)
         }
     }
@@ -146,6 +151,12 @@ public struct ReportBuilder {
 private struct SessionKey: Hashable, Comparable {
     var run: String
     var session: String
+
+    /// Hashes the session name only: names rarely repeat across the runs of one report, and
+    /// the run id is the longer string, hashed for every event otherwise.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(session)
+    }
 
     static func < (lhs: SessionKey, rhs: SessionKey) -> Bool { (lhs.run, lhs.session) < (rhs.run, rhs.session) }
 }

@@ -14,10 +14,10 @@ import Navigation
 /// A visit's snapshot history is dropped as soon as its screen stops or starts being visible,
 /// so memory follows the screens on show, not the length of the session.
 struct ChurnTracker {
-    /// One state a view model went through: a hash of its snapshot and how the change that
+    /// One state a view model went through: a fingerprint of its snapshot and how the change that
     /// produced it was already counted.
     private struct State {
-        var hash: Int
+        var fingerprint: UInt64
         var isNonRendered: Bool
     }
 
@@ -38,19 +38,20 @@ struct ChurnTracker {
         if isNonRendered { counts.nonRendered += 1 }
         if screen != visibleScreen { counts.hidden += 1 }
 
-        let snapshot = payload["snapshot"] ?? .null
-        var history = histories[screen]?[event.subject] ?? [State(hash: ChurnTracker.previousSnapshot(of: payload).hashValue, isNonRendered: false)]
-        let hash = snapshot.hashValue
-        if let index = history.firstIndex(where: { $0.hash == hash }) {
+        let (fingerprint, previous) = ChurnTracker.fingerprints(of: payload, changed: fields)
+        var subjects = histories.removeValue(forKey: screen) ?? [:]
+        var history = subjects.removeValue(forKey: event.subject) ?? [State(fingerprint: previous(), isNonRendered: false)]
+        if let index = history.firstIndex(where: { $0.fingerprint == fingerprint }) {
             // The round trip history[index] → … → now changed nothing; count what was not
             // already counted as non-rendered.
             let loop = history[(index + 1)...].filter { !$0.isNonRendered }.count + (isNonRendered ? 0 : 1)
             counts.reverted += loop
             history.removeSubrange((index + 1)...)
         } else {
-            history.append(State(hash: hash, isNonRendered: isNonRendered))
+            history.append(State(fingerprint: fingerprint, isNonRendered: isNonRendered))
         }
-        histories[screen, default: [:]][event.subject] = history
+        subjects[event.subject] = history
+        histories[screen] = subjects
         self.counts[type] = counts
     }
 
@@ -58,6 +59,26 @@ struct ChurnTracker {
     mutating func visibleScreenChanged(from old: String?, to new: String?) {
         if let old { histories[old] = nil }
         if let new { histories[new] = nil }
+    }
+
+    /// The fingerprints of a change's snapshot and of the snapshot before it (what
+    /// ``previousSnapshot(of:)`` rebuilds), without building the latter; the second is
+    /// worked out only when asked for.
+    static func fingerprints(of payload: JSONValue, changed fields: [String]) -> (now: UInt64, before: () -> UInt64) {
+        let snapshot = payload["snapshot"] ?? .null
+        guard case .object(let members) = snapshot else {
+            return (Fingerprint.of(snapshot), { Fingerprint.of(payload["previous"]?["value"] ?? .null) })
+        }
+        var sum = Fingerprint.ObjectSum()
+        for (key, value) in members { sum.add(key, value) }
+        return (sum.fingerprint, {
+            let previous = payload["previous"]?.objectValue ?? [:]
+            for (index, field) in fields.enumerated() where !fields[..<index].contains(field) {
+                if let value = members[field] { sum.remove(field, value) }
+                if let old = previous[field], old != .null { sum.add(field, old) }
+            }
+            return sum.fingerprint
+        })
     }
 
     /// Rebuilds the snapshot before a change from its new snapshot and `previous` values.

@@ -54,7 +54,7 @@ struct SessionTracker {
             isComplete = true
         case .viewModelChange:
             churn.consume(event, visibleScreen: screens.visibleScreen, options: options)
-        case _ where EventKind.navigationKinds.contains(event.kind):
+        case _ where event.kind.isNavigation:
             noteDoublePush(event)
         default:
             break

@@ -8,6 +8,11 @@ final class JournalFileReader {
     private var strings: [Int64: String] = [:]
     private var sessions: [Int64: (name: String, run: String)] = [:]
     private var kindNames: [Int64: String] = [:]
+    /// The tables above by id, for decoding (ids are small, dense row ids); nil where unknown.
+    private var stringByID: [String?] = []
+    private var lastStringID: Int64 = 0
+    private var sessionByID: [(name: String, run: String)?] = []
+    private var kindByID: [EventKind?] = []
     private let inflater: Inflater
     private let page: SQLiteStatement
     private let filter: EventFilter
@@ -82,17 +87,19 @@ final class JournalFileReader {
         var events: [Event] = []
         var scannedThrough: UInt64?
         for block in blocks {
-            var blockEvents: [Event] = []
+            let kept = events.count
             do {
-                for stored in try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1) where stored.seq > after {
+                let stored = try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1)
+                events.reserveCapacity(events.count + stored.count)
+                for stored in stored where stored.seq > after {
                     let event = try resolve(stored, blockID: block.id)
-                    if matches(event) { blockEvents.append(event) }
+                    if matches(event) { events.append(event) }
                 }
             } catch where scannedThrough != nil {
                 // Hand out the blocks before the damaged one; the next call starts at it and throws.
+                events.removeSubrange(kept...)
                 break
             }
-            events += blockEvents
             scannedThrough = block.lastSeq
         }
         return (events, scannedThrough)
@@ -155,34 +162,47 @@ final class JournalFileReader {
 
     /// Replaces ids with strings; reloads the tables once when a newer id turns up.
     private func resolve(_ stored: StoredEvent, blockID: Int64) throws -> Event {
+        func damaged(_ reason: String) -> JournalError {
+            .damagedBlock(path: path, firstSeq: stored.seq, lastSeq: stored.seq, reason: "block \(blockID) refers to \(reason)")
+        }
         func lookup(_ id: Int64) throws -> String {
-            if let value = strings[id] { return value }
-            try file.loadStrings(after: strings.keys.max() ?? 0, into: &strings)
-            guard let value = strings[id] else {
-                throw JournalError.damagedBlock(path: path, firstSeq: stored.seq, lastSeq: stored.seq,
-                                                reason: "block \(blockID) refers to unknown string \(id)")
-            }
+            if id >= 0, id < stringByID.count, let value = stringByID[Int(id)] { return value }
+            var fresh: [Int64: String] = [:]
+            try file.loadStrings(after: lastStringID, into: &fresh)
+            strings.merge(fresh) { $1 }
+            lastStringID = max(lastStringID, fresh.keys.max() ?? 0)
+            Self.index(fresh, total: strings.count, into: &stringByID)
+            guard let value = strings[id] else { throw damaged("unknown string \(id)") }
             return value
         }
-        func kindName(_ id: Int64) throws -> String {
-            if let name = kindNames[id] { return name }
+        func kind(_ id: Int64) throws -> EventKind {
+            if id >= 0, id < kindByID.count, let kind = kindByID[Int(id)] { return kind }
             try file.loadKinds(into: &kindNames)
-            guard let name = kindNames[id] else {
-                throw JournalError.damagedBlock(path: path, firstSeq: stored.seq, lastSeq: stored.seq,
-                                                reason: "block \(blockID) refers to unknown kind \(id)")
-            }
-            return name
+            Self.index(kindNames.mapValues(EventKind.named), total: kindNames.count, into: &kindByID)
+            guard let name = kindNames[id] else { throw damaged("unknown kind \(id)") }
+            return EventKind.named(name)
         }
-        if sessions[stored.session] == nil { try file.loadSessions(into: &sessions) }
-        guard let session = sessions[stored.session] else {
-            throw JournalError.damagedBlock(path: path, firstSeq: stored.seq, lastSeq: stored.seq,
-                                            reason: "block \(blockID) refers to unknown session \(stored.session)")
+        func session(_ id: Int64) throws -> (name: String, run: String) {
+            if id >= 0, id < sessionByID.count, let session = sessionByID[Int(id)] { return session }
+            try file.loadSessions(into: &sessions)
+            Self.index(sessions, total: sessions.count, into: &sessionByID)
+            guard let session = sessions[id] else { throw damaged("unknown session \(id)") }
+            return session
         }
+        let session = try session(stored.session)
         return Event(
             seq: stored.seq, wallNanoseconds: stored.wallNanoseconds, monotonicNanoseconds: stored.monotonicNanoseconds,
             run: session.run, session: session.name, sessionSeq: stored.sessionSeq,
-            kind: EventKind(rawValue: try kindName(stored.kind)), subject: try lookup(stored.subject),
+            kind: try kind(stored.kind), subject: try lookup(stored.subject),
             screen: stored.screen == 0 ? nil : try lookup(stored.screen), cause: stored.cause,
             parent: stored.parent == 0 ? nil : try lookup(stored.parent), payload: stored.payload)
+    }
+
+    /// Lays out `table` as an array by id, for ids up to a bound that a damaged file cannot
+    /// blow up (larger ids stay in the dictionary only).
+    private static func index<Value>(_ table: [Int64: Value], total: Int, into array: inout [Value?]) {
+        let limit = min((table.keys.max() ?? 0) + 1, Int64(total) * 2 + 1024)
+        if array.count < limit { array += [Value?](repeating: nil, count: Int(limit) - array.count) }
+        for (id, value) in table where id >= 0 && id < limit { array[Int(id)] = value }
     }
 }

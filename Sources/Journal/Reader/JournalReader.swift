@@ -68,19 +68,32 @@ public struct JournalEventIterator {
         var best: Int?
         for index in groups.indices {
             try fill(index)
-            guard let head = groups[index].buffer.last else { continue }
-            if let current = best, groups[current].buffer.last!.seq <= head.seq { continue }
+            guard let head = groups[index].headSeq else { continue }
+            if let current = best, groups[current].headSeq! <= head { continue }
             best = index
         }
         guard let best else { return nil }
-        let event = groups[best].buffer.removeLast()
-        groups[best].lastSeq = event.seq
-        return event
+        return groups[best].take()
+    }
+
+    /// Returns the next events in seq order, as many as one page of blocks holds (at least
+    /// one), or nil when every source is exhausted (for now, when following).
+    ///
+    /// With one source the page is handed over whole, without copying an event; with several,
+    /// up to `limit` events are merged one by one.
+    public mutating func nextBatch(limit: Int = 8192) throws -> [Event]? {
+        if groups.count == 1 {
+            try fill(0)
+            return groups[0].takeAll()
+        }
+        var batch: [Event] = []
+        while batch.count < max(1, limit), let event = try next() { batch.append(event) }
+        return batch.isEmpty ? nil : batch
     }
 
     /// Loads the next page of group `index` when its buffer is empty, moving on to later files.
     private mutating func fill(_ index: Int) throws {
-        while groups[index].buffer.isEmpty {
+        while groups[index].headSeq == nil {
             if groups[index].files == nil { groups[index].files = groups[index].source.listFiles() }
             if groups[index].reader == nil {
                 guard groups[index].nextFile < groups[index].files!.count else { return }
@@ -98,7 +111,8 @@ public struct JournalEventIterator {
             }
             if let scanned = page.scannedThrough {
                 groups[index].scannedSeq = max(groups[index].scannedSeq, scanned)
-                groups[index].buffer = page.events.reversed()
+                groups[index].buffer = page.events
+                groups[index].cursor = 0
             } else {
                 // Keep the newest file open: a live writer may still add to it.
                 if groups[index].nextFile >= groups[index].files!.count { return }
@@ -135,11 +149,37 @@ public struct JournalEventIterator {
         var files: [String]?
         var nextFile = 0
         var reader: JournalFileReader?
+        /// The page read last, in seq order; `cursor` is the next one to hand out.
         var buffer: [Event] = []
+        var cursor = 0
 
         init(source: JournalSource, lastSeq: UInt64) {
             self.source = source
             self.lastSeq = lastSeq
+        }
+
+        var headSeq: UInt64? { cursor < buffer.count ? buffer[cursor].seq : nil }
+
+        mutating func take() -> Event {
+            let event = buffer[cursor]
+            cursor += 1
+            lastSeq = event.seq
+            if cursor == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                cursor = 0
+            }
+            return event
+        }
+
+        /// Hands out what is left of the page; nil when nothing is.
+        mutating func takeAll() -> [Event]? {
+            guard cursor < buffer.count else { return nil }
+            var page: [Event] = []
+            swap(&page, &buffer)
+            if cursor > 0 { page.removeFirst(cursor) }
+            cursor = 0
+            lastSeq = page.last!.seq
+            return page
         }
 
         mutating func closeReader() {

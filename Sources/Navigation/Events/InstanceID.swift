@@ -3,7 +3,9 @@
 public enum InstanceID {
     /// The type part of an instance name: `DetailCoordinator` for `DetailCoordinator#2`.
     public static func typeName(of instance: String) -> String {
-        guard let hash = instance.lastIndex(of: "#") else { return instance }
+        // '#' is ASCII, so its UTF-8 position is a character boundary; scanning bytes skips
+        // grapheme breaking, which this runs for nearly every event of a report.
+        guard let hash = instance.utf8.lastIndex(of: UInt8(ascii: "#")) else { return instance }
         return String(instance[..<hash])
     }
 

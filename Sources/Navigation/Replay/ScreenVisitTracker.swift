@@ -55,7 +55,7 @@ public struct ScreenVisitTracker: Sendable {
         case .sessionEnd:
             closeVisit(at: event.monotonicNanoseconds)
             isComplete = true
-        case _ where EventKind.navigationKinds.contains(event.kind):
+        case _ where event.kind.isNavigation:
             return navigate(event, intent: intent)
         default:
             break

@@ -97,9 +97,9 @@ enum DiffOptions {
         let reader = JournalReader(paths: paths)
         do {
             for run in try reader.runs() { collector.addRun(id: run.id, labels: run.labels) }
-            for file in reader.files() {
-                var iterator = JournalReader(paths: [file]).events(matching: EventFilter())
-                while let event = try iterator.next() { collector.consume(event) }
+            // Read on a thread of their own while the collector works, as for `navlog report`.
+            try JournalPrefetcher(files: reader.files()).forEach { page in
+                for event in page.events { collector.consume(event) }
             }
         } catch {
             throw CommandFailure("\(error)")

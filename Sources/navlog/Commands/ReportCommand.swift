@@ -82,16 +82,21 @@ struct ReportCommand: ParsableCommand {
         }
         let showsProgress = Output.isInteractive && files.count > 1
         // Files of one directory hold increasing seqs, so reading them one by one keeps each
-        // session in order; and it lets progress name the file.
-        for (index, file) in files.enumerated() {
-            if showsProgress { Output.standardError("\r\u{1B}[Kreading \(index + 1)/\(files.count) \(file)") }
-            var iterator = JournalReader(paths: [file]).events(matching: filter)
-            do {
-                while let event = try iterator.next() { builder.consume(event) }
-            } catch {
-                if showsProgress { Output.standardError("\r\u{1B}[K") }
-                throw CommandFailure("\(error)")
+        // session in order; and it lets progress name the file. They are read on a thread of
+        // their own while the builder works on the page before.
+        let pages = JournalPrefetcher(files: files, filter: filter)
+        var shownFile = -1
+        do {
+            try pages.forEach { page in
+                if showsProgress, page.fileIndex != shownFile {
+                    shownFile = page.fileIndex
+                    Output.standardError("\r\u{1B}[Kreading \(page.fileIndex + 1)/\(files.count) \(page.file)")
+                }
+                for event in page.events { builder.consume(event) }
             }
+        } catch {
+            if showsProgress { Output.standardError("\r\u{1B}[K") }
+            throw CommandFailure("\(error)")
         }
         if showsProgress { Output.standardError("\r\u{1B}[K") }
         let report = builder.finish()

@@ -67,7 +67,7 @@ struct NavigationStep: Equatable {
         var window = WindowReplay()
         var steps: [NavigationStep] = []
         var visible: String?
-        for event in events where EventKind.navigationKinds.contains(event.kind) {
+        for event in events where event.kind.isNavigation {
             window.apply(event.event)
             let now = window.visibleScreen
             guard now != visible else { continue }

@@ -1,0 +1,179 @@
+import Foundation
+import Navigation
+import Synchronization
+
+/// Reads journal files on a thread of its own, a page of events at a time, while the caller
+/// works on the page before: reading (SQLite, inflating, decoding) and what the caller does
+/// with the events run on two cores instead of one.
+///
+/// Files are read one after another, in the order given, so the events of one directory come
+/// in seq order. At most `depth` pages wait in memory, so memory stays bounded whatever the
+/// size of the journal. An error ends the stream: ``next()`` throws it (naming the file) once
+/// the pages before it are handed out.
+///
+/// ```swift
+/// let pages = JournalPrefetcher(files: JournalReader(paths: ["journal"]).files())
+/// while let page = try pages.next() {
+///     for event in page.events { builder.consume(event) }
+/// }
+/// ```
+public final class JournalPrefetcher: Sendable {
+    /// Events of one file, in seq order.
+    public struct Page: Sendable {
+        /// The position of the file in the list given.
+        public var fileIndex: Int
+        public var file: String
+        public var events: [Event]
+    }
+
+    private let channel = Channel()
+
+    /// Starts reading `files` with `filter`, keeping at most `depth` pages ahead.
+    public init(files: [String], filter: EventFilter = EventFilter(), depth: Int = 4) {
+        let channel = self.channel
+        channel.setDepth(depth)
+        // The thread holds the channel, not `self`: dropping the prefetcher cancels it.
+        let thread = Thread {
+            Self.read(files: files, filter: filter, into: channel)
+            channel.finished.signal()
+        }
+        thread.name = "navlog-prefetch"
+        thread.start()
+    }
+
+    /// Stops the reader and waits for it, so its files are closed when this returns.
+    deinit {
+        channel.cancel()
+        channel.finished.wait()
+    }
+
+    /// Returns the next page, or nil after the last one; throws the error that ended reading.
+    public func next() throws -> Page? {
+        try channel.take()
+    }
+
+    /// Calls `body` with each page in turn, and hands each page back to the reading thread
+    /// once `body` returns, so freeing its events costs that thread, not this one.
+    public func forEach(_ body: (Page) throws -> Void) throws {
+        while let page = try next() {
+            try body(page)
+            channel.recycle(page.events)
+        }
+    }
+
+    /// Stops the reader at its next page: ``next()`` hands out what is queued, then nil.
+    public func cancel() {
+        channel.cancel()
+    }
+
+    private static func read(files: [String], filter: EventFilter, into channel: Channel) {
+        for (index, file) in files.enumerated() {
+            var iterator = JournalReader(paths: [file]).events(matching: filter)
+            do {
+                while let events = try iterator.nextBatch() {
+                    channel.freeRecycled()
+                    guard channel.put(.page(Page(fileIndex: index, file: file, events: events))) else { return }
+                }
+            } catch {
+                channel.put(final: .failure(JournalError.wrapping(error, path: file)))
+                return
+            }
+        }
+        channel.put(final: .end)
+    }
+
+    // MARK: - The queue between the two threads
+
+    private enum Item: Sendable {
+        case page(Page)
+        case failure(any Error)
+        case end
+    }
+
+    private final class Channel: Sendable {
+        private struct State {
+            var items: [Item] = []
+            var head = 0
+            var isClosed = false
+            /// Pages the caller is done with, freed by the reading thread.
+            var recycled: [[Event]] = []
+        }
+
+        private let state = Mutex(State())
+        /// Free places in the queue: the reader waits on it before queuing a page.
+        private let free = DispatchSemaphore(value: 0)
+        /// Items in the queue: ``take()`` waits on it.
+        private let ready = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+
+        func setDepth(_ depth: Int) {
+            for _ in 0..<max(1, depth) { free.signal() }
+        }
+
+        /// Queues a page once there is room; false when the channel is closed.
+        func put(_ item: Item) -> Bool {
+            free.wait()
+            let isQueued = state.withLock { state -> Bool in
+                guard !state.isClosed else { return false }
+                state.items.append(item)
+                return true
+            }
+            if isQueued { ready.signal() }
+            return isQueued
+        }
+
+        /// Queues the last item (the end or an error) and closes the channel.
+        func put(final item: Item) {
+            let isQueued = state.withLock { state -> Bool in
+                guard !state.isClosed else { return false }
+                state.items.append(item)
+                state.isClosed = true
+                return true
+            }
+            if isQueued { ready.signal() }
+        }
+
+        func recycle(_ events: [Event]) {
+            state.withLock { $0.recycled.append(events) }
+        }
+
+        /// Frees the recycled pages here, outside the lock.
+        func freeRecycled() {
+            var pages: [[Event]] = []
+            state.withLock { swap(&pages, &$0.recycled) }
+            pages.removeAll()
+        }
+
+        func cancel() {
+            put(final: .end)
+            free.signal()
+        }
+
+        func take() throws -> Page? {
+            ready.wait()
+            let item = state.withLock { state -> Item in
+                let item = state.items[state.head]
+                guard case .page = item else { return item }
+                state.items[state.head] = .end
+                state.head += 1
+                if state.head == state.items.count {
+                    state.items.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
+                return item
+            }
+            switch item {
+            case .page(let page):
+                free.signal()
+                return page
+            case .failure(let error):
+                // Stays queued: every later call throws it too.
+                ready.signal()
+                throw error
+            case .end:
+                ready.signal()
+                return nil
+            }
+        }
+    }
+}
