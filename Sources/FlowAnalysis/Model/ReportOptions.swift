@@ -111,6 +111,7 @@ public struct ReportOptions: Sendable, Equatable {
 
     /// Whether a field of a view model is listed as not rendered.
     func isNonRendered(field: String, viewModel: String?) -> Bool {
+        guard !nonRenderedFields.isEmpty else { return false }
         if nonRenderedFields.contains(field) { return true }
         guard let viewModel else { return false }
         return nonRenderedFields.contains("\(viewModel).\(field)")

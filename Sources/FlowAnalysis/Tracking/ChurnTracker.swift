@@ -22,37 +22,47 @@ struct ChurnTracker {
     }
 
     private(set) var counts: [String: ChurnCounts] = [:]
-    /// Snapshot history per screen instance, then per view-model subject.
-    private var histories: [String: [String: [State]]] = [:]
+    /// Snapshot histories of the screen instances' view models in their current visit.
+    private var histories: [String: ScreenHistories] = [:]
+
+    /// The view models of one screen instance (usually one), each with its history.
+    private struct ScreenHistories {
+        var subjects: [(subject: String, states: [State])] = []
+    }
 
     /// Counts a `viewmodel.change`, knowing which screen is visible now.
     mutating func consume(_ event: Event, visibleScreen: String?, options: ReportOptions) {
         guard event.kind == .viewModelChange, let screen = event.screen else { return }
-        let type = InstanceID.typeName(of: screen)
         let payload = event.payload
         let viewModel = payload["viewmodel"]?.stringValue
         let fields = payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let isNonRendered = !fields.isEmpty && fields.allSatisfy { options.isNonRendered(field: $0, viewModel: viewModel) }
-        var counts = self.counts[type, default: ChurnCounts()]
-        counts.changes += 1
-        if isNonRendered { counts.nonRendered += 1 }
-        if screen != visibleScreen { counts.hidden += 1 }
-
         let (fingerprint, previous) = ChurnTracker.fingerprints(of: payload, changed: fields)
-        var subjects = histories.removeValue(forKey: screen) ?? [:]
-        var history = subjects.removeValue(forKey: event.subject) ?? [State(fingerprint: previous(), isNonRendered: false)]
-        if let index = history.firstIndex(where: { $0.fingerprint == fingerprint }) {
-            // The round trip history[index] → … → now changed nothing; count what was not
-            // already counted as non-rendered.
-            let loop = history[(index + 1)...].filter { !$0.isNonRendered }.count + (isNonRendered ? 0 : 1)
-            counts.reverted += loop
-            history.removeSubrange((index + 1)...)
-        } else {
-            history.append(State(fingerprint: fingerprint, isNonRendered: isNonRendered))
+        var reverted = 0
+        ChurnTracker.update(&histories[screen, default: ScreenHistories()], subject: event.subject) { history in
+            if history.isEmpty { history.append(State(fingerprint: previous(), isNonRendered: false)) }
+            if let index = history.firstIndex(where: { $0.fingerprint == fingerprint }) {
+                // The round trip history[index] → … → now changed nothing; count what was not
+                // already counted as non-rendered.
+                reverted = history[(index + 1)...].filter { !$0.isNonRendered }.count + (isNonRendered ? 0 : 1)
+                history.removeSubrange((index + 1)...)
+            } else {
+                history.append(State(fingerprint: fingerprint, isNonRendered: isNonRendered))
+            }
         }
-        subjects[event.subject] = history
-        histories[screen] = subjects
-        self.counts[type] = counts
+        counts[InstanceID.typeName(of: screen), default: ChurnCounts()].add(
+            ChurnCounts(changes: 1, reverted: reverted, nonRendered: isNonRendered ? 1 : 0, hidden: screen != visibleScreen ? 1 : 0))
+    }
+
+    /// Runs `body` on the history of `subject` in place (empty for a new subject).
+    private static func update(_ screen: inout ScreenHistories, subject: String, _ body: (inout [State]) -> Void) {
+        if let index = screen.subjects.firstIndex(where: { $0.subject == subject }) {
+            body(&screen.subjects[index].states)
+        } else {
+            var states: [State] = []
+            body(&states)
+            screen.subjects.append((subject, states))
+        }
     }
 
     /// Starts a new visit for both screens of a change of the visible screen.

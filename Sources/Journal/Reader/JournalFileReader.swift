@@ -89,10 +89,10 @@ final class JournalFileReader {
         for block in blocks {
             let kept = events.count
             do {
-                let stored = try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1)
-                events.reserveCapacity(events.count + stored.count)
-                for stored in stored where stored.seq > after {
-                    let event = try resolve(stored, blockID: block.id)
+                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1)
+                events.reserveCapacity(events.count + columns.count)
+                for index in 0..<columns.count where columns.seq[index] > after {
+                    let event = try resolve(index, of: columns, blockID: block.id)
                     if matches(event) { events.append(event) }
                 }
             } catch where scannedThrough != nil {
@@ -114,7 +114,7 @@ final class JournalFileReader {
     }
 
     /// Reads block `id` of `file`, checking its length, CRC-32 and layout.
-    static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, near seq: UInt64) throws -> [StoredEvent] {
+    static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, near seq: UInt64) throws -> EventBlock.Columns {
         let path = file.path
         let statement: SQLiteStatement
         do {
@@ -148,22 +148,23 @@ final class JournalFileReader {
             throw damaged("\(error)")
         }
         guard crc32Checksum(raw) == checksum else { throw damaged("CRC-32 mismatch after inflating") }
-        let events: [StoredEvent]
+        let columns: EventBlock.Columns
         do {
-            events = try EventBlock.decode(raw)
+            columns = try EventBlock.decodeColumns(raw)
         } catch {
             throw damaged("\(error)")
         }
-        guard events.count == count, events.first?.seq == first, events.last?.seq == last else {
-            throw damaged("holds \(events.count) events, the block row says \(count)")
+        guard columns.count == count, columns.seq.first == first, columns.seq.last == last else {
+            throw damaged("holds \(columns.count) events, the block row says \(count)")
         }
-        return events
+        return columns
     }
 
     /// Replaces ids with strings; reloads the tables once when a newer id turns up.
-    private func resolve(_ stored: StoredEvent, blockID: Int64) throws -> Event {
+    private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64) throws -> Event {
         func damaged(_ reason: String) -> JournalError {
-            .damagedBlock(path: path, firstSeq: stored.seq, lastSeq: stored.seq, reason: "block \(blockID) refers to \(reason)")
+            let seq = columns.seq[index]
+            return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
         }
         func lookup(_ id: Int64) throws -> String {
             if id >= 0, id < stringByID.count, let value = stringByID[Int(id)] { return value }
@@ -189,13 +190,15 @@ final class JournalFileReader {
             guard let session = sessions[id] else { throw damaged("unknown session \(id)") }
             return session
         }
-        let session = try session(stored.session)
+        let session = try session(columns.session[index])
+        let screen = columns.screen[index]
+        let parent = columns.parent[index]
         return Event(
-            seq: stored.seq, wallNanoseconds: stored.wallNanoseconds, monotonicNanoseconds: stored.monotonicNanoseconds,
-            run: session.run, session: session.name, sessionSeq: stored.sessionSeq,
-            kind: try kind(stored.kind), subject: try lookup(stored.subject),
-            screen: stored.screen == 0 ? nil : try lookup(stored.screen), cause: stored.cause,
-            parent: stored.parent == 0 ? nil : try lookup(stored.parent), payload: stored.payload)
+            seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
+            run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
+            kind: try kind(columns.kind[index]), subject: try lookup(columns.subject[index]),
+            screen: screen == 0 ? nil : try lookup(screen), cause: columns.cause[index],
+            parent: parent == 0 ? nil : try lookup(parent), payload: columns.payload[index])
     }
 
     /// Lays out `table` as an array by id, for ids up to a bound that a damaged file cannot

@@ -137,7 +137,12 @@ struct ByteReader {
 
     mutating func readString() throws -> String {
         let count = try readCount()
-        return String(decoding: try readBytes(count), as: UTF8.self)
+        let start = offset
+        offset += count
+        // Straight from the buffer: a slice would retain and release the array per string.
+        return bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<start + count]), as: UTF8.self)
+        }
     }
 
     mutating func readJSON(depth: Int = 0) throws -> JSONValue {

@@ -89,70 +89,120 @@ enum EventBlock {
 
     /// Decodes bytes ``encode(_:)`` produced.
     static func decode(_ bytes: [UInt8]) throws -> [StoredEvent] {
+        try decodeColumns(bytes).storedEvents
+    }
+
+    /// Decodes bytes ``encode(_:)`` produced into one array per field, as they are laid out;
+    /// readers build their events from these without an intermediate event list.
+    static func decodeColumns(_ bytes: [UInt8]) throws -> Columns {
         var reader = ByteReader(bytes)
         let version = try reader.readByte()
         guard version == Self.version else {
             throw ByteReaderError(offset: 0, reason: "unknown block version \(version)")
         }
         let count = try reader.readCount()
+        var columns = Columns(count: count)
         var seq = try reader.readVarint()
-        var events = [StoredEvent](
-            repeating: StoredEvent(seq: 0, wallNanoseconds: 0, monotonicNanoseconds: 0, session: 0, kind: 0,
-                                   sessionSeq: 0, subject: 0, screen: 0, cause: nil, parent: 0, payload: .null),
-            count: count)
         for index in 0..<count {
             seq &+= try reader.readVarint()
-            events[index].seq = seq
+            columns.seq[index] = seq
         }
         var wall: Int64 = 0
         for index in 0..<count {
             wall &+= try reader.readSigned()
-            events[index].wallNanoseconds = wall
+            columns.wall[index] = wall
         }
         var mono: UInt64 = 0
         var previousWall: Int64 = 0
         for index in 0..<count {
-            let wallStep = events[index].wallNanoseconds &- previousWall
+            let wallStep = columns.wall[index] &- previousWall
             mono &+= UInt64(bitPattern: try reader.readSigned() &+ wallStep)
-            events[index].monotonicNanoseconds = mono
-            previousWall = events[index].wallNanoseconds
+            columns.monotonic[index] = mono
+            previousWall = columns.wall[index]
         }
-        for index in 0..<count { events[index].session = Int64(bitPattern: try reader.readVarint()) }
-        for index in 0..<count { events[index].kind = Int64(bitPattern: try reader.readVarint()) }
+        for index in 0..<count { columns.session[index] = Int64(bitPattern: try reader.readVarint()) }
+        for index in 0..<count { columns.kind[index] = Int64(bitPattern: try reader.readVarint()) }
         var lastSessionSeq: [Int64: UInt64] = [:]
         for index in 0..<count {
-            let session = events[index].session
+            let session = columns.session[index]
             let value = lastSessionSeq[session, default: 0] &+ UInt64(bitPattern: try reader.readSigned())
-            events[index].sessionSeq = value
+            columns.sessionSeq[index] = value
             lastSessionSeq[session] = value
         }
-        for index in 0..<count { events[index].subject = Int64(bitPattern: try reader.readVarint()) }
-        for index in 0..<count { events[index].screen = Int64(bitPattern: try reader.readVarint()) }
-        for index in 0..<count { events[index].parent = Int64(bitPattern: try reader.readVarint()) }
+        for index in 0..<count { columns.subject[index] = Int64(bitPattern: try reader.readVarint()) }
+        for index in 0..<count { columns.screen[index] = Int64(bitPattern: try reader.readVarint()) }
+        for index in 0..<count { columns.parent[index] = Int64(bitPattern: try reader.readVarint()) }
         for index in 0..<count {
             let raw = try reader.readVarint()
             if raw > 0 {
                 let distance = unzigzag(raw - 1)
-                events[index].cause = events[index].sessionSeq &- UInt64(bitPattern: distance)
+                columns.cause[index] = columns.sessionSeq[index] &- UInt64(bitPattern: distance)
             }
         }
-        for index in payloadOrder(events.map(\.subject)) {
+        for index in payloadOrder(columns.subject) {
             let length = try reader.readCount()
             let end = reader.offset + length
-            events[index].payload = try reader.readJSON()
+            columns.payload[index] = try reader.readJSON()
             guard reader.offset == end else {
-                throw ByteReaderError(offset: reader.offset, reason: "payload of seq \(events[index].seq) has the wrong length")
+                throw ByteReaderError(offset: reader.offset, reason: "payload of seq \(columns.seq[index]) has the wrong length")
             }
         }
         guard reader.isAtEnd else { throw ByteReaderError(offset: reader.offset, reason: "trailing bytes") }
-        return events
+        return columns
+    }
+
+    /// A decoded block, one array per field (see ``StoredEvent`` for their meaning).
+    struct Columns {
+        let count: Int
+        var seq: [UInt64]
+        var wall: [Int64]
+        var monotonic: [UInt64]
+        var session: [Int64]
+        var kind: [Int64]
+        var sessionSeq: [UInt64]
+        var subject: [Int64]
+        var screen: [Int64]
+        var parent: [Int64]
+        var cause: [UInt64?]
+        var payload: [JSONValue]
+
+        init(count: Int) {
+            self.count = count
+            seq = Array(repeating: 0, count: count)
+            wall = Array(repeating: 0, count: count)
+            monotonic = Array(repeating: 0, count: count)
+            session = Array(repeating: 0, count: count)
+            kind = Array(repeating: 0, count: count)
+            sessionSeq = Array(repeating: 0, count: count)
+            subject = Array(repeating: 0, count: count)
+            screen = Array(repeating: 0, count: count)
+            parent = Array(repeating: 0, count: count)
+            cause = Array(repeating: nil, count: count)
+            payload = Array(repeating: .null, count: count)
+        }
+
+        var storedEvents: [StoredEvent] {
+            (0..<count).map { index in
+                StoredEvent(seq: seq[index], wallNanoseconds: wall[index], monotonicNanoseconds: monotonic[index],
+                            session: session[index], kind: kind[index], sessionSeq: sessionSeq[index], subject: subject[index],
+                            screen: screen[index], cause: cause[index], parent: parent[index], payload: payload[index])
+            }
+        }
     }
 
     /// Returns event indices ordered by subject id, keeping seq order within a subject.
     static func payloadOrder(_ subjects: [Int64]) -> [Int] {
-        subjects.indices.sorted { left, right in
-            subjects[left] != subjects[right] ? subjects[left] < subjects[right] : left < right
+        // Packed as subject << 32 | index, the keys are distinct and sort as (subject, index)
+        // with a plain integer sort; ids outside 32 bits (only in a damaged block) take the
+        // general comparison.
+        guard subjects.count <= Int(UInt32.max), subjects.allSatisfy({ $0 >= 0 && $0 <= Int64(UInt32.max) }) else {
+            return subjects.indices.sorted { left, right in
+                subjects[left] != subjects[right] ? subjects[left] < subjects[right] : left < right
+            }
         }
+        var keys = subjects.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }
+        keys.sort()
+        return keys.map { Int($0 & 0xFFFF_FFFF) }
     }
 
     private static func zigzag(_ value: Int64) -> Int64 { (value << 1) ^ (value >> 63) }

@@ -87,7 +87,7 @@ public enum JournalVerifier {
                 let range = UInt64(max(0, first))...UInt64(max(0, first, last))
                 let stored: [StoredEvent]
                 do {
-                    stored = try JournalFileReader.readBlock(id, in: file, inflater: inflater, near: range.lowerBound)
+                    stored = try JournalFileReader.readBlock(id, in: file, inflater: inflater, near: range.lowerBound).storedEvents
                 } catch {
                     issue("\(error)", range)
                     accounted.append(range)

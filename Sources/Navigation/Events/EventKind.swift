@@ -15,9 +15,11 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
         self.code = Self.codes[rawValue] ?? Self.unknownCode
     }
 
-    private init(known rawValue: String) {
+    /// A known kind from a literal name and its position in ``knownNames``: the constants
+    /// below are computed, not stored, so reading one costs no lazy-initialization check.
+    private init(known rawValue: String, code: UInt8) {
         self.rawValue = rawValue
-        self.code = UInt8(Self.knownNames.firstIndex(of: rawValue)!)
+        self.code = code
     }
 
     public init(from decoder: any Decoder) throws {
@@ -33,7 +35,7 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
         hasher.combine(rawValue)
     }
 
-    private static let unknownCode = UInt8.max
+    private static var unknownCode: UInt8 { .max }
     /// The names of ``allKnown``, in the same order.
     private static let knownNames = [
         "session.start", "session.end",
@@ -60,41 +62,41 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
 
     // MARK: - Session
 
-    public static let sessionStart = EventKind(known: "session.start")
-    public static let sessionEnd = EventKind(known: "session.end")
+    public static var sessionStart: EventKind { EventKind(known: "session.start", code: 0) }
+    public static var sessionEnd: EventKind { EventKind(known: "session.end", code: 1) }
 
     // MARK: - Coordinators
 
-    public static let coordinatorStart = EventKind(known: "coordinator.start")
-    public static let coordinatorCoordinate = EventKind(known: "coordinator.coordinate")
-    public static let coordinatorFinish = EventKind(known: "coordinator.finish")
-    public static let coordinatorDeinit = EventKind(known: "coordinator.deinit")
+    public static var coordinatorStart: EventKind { EventKind(known: "coordinator.start", code: 2) }
+    public static var coordinatorCoordinate: EventKind { EventKind(known: "coordinator.coordinate", code: 3) }
+    public static var coordinatorFinish: EventKind { EventKind(known: "coordinator.finish", code: 4) }
+    public static var coordinatorDeinit: EventKind { EventKind(known: "coordinator.deinit", code: 5) }
 
     // MARK: - Containers
 
-    public static let screenPush = EventKind(known: "screen.push")
-    public static let screenPop = EventKind(known: "screen.pop")
-    public static let screenPresent = EventKind(known: "screen.present")
-    public static let screenDismiss = EventKind(known: "screen.dismiss")
-    public static let windowRoot = EventKind(known: "window.root")
-    public static let tabSelect = EventKind(known: "tab.select")
+    public static var screenPush: EventKind { EventKind(known: "screen.push", code: 6) }
+    public static var screenPop: EventKind { EventKind(known: "screen.pop", code: 7) }
+    public static var screenPresent: EventKind { EventKind(known: "screen.present", code: 8) }
+    public static var screenDismiss: EventKind { EventKind(known: "screen.dismiss", code: 9) }
+    public static var windowRoot: EventKind { EventKind(known: "window.root", code: 10) }
+    public static var tabSelect: EventKind { EventKind(known: "tab.select", code: 11) }
 
     // MARK: - Presenters and view models
 
-    public static let presenterInit = EventKind(known: "presenter.init")
-    public static let presenterDeinit = EventKind(known: "presenter.deinit")
-    public static let viewModelChange = EventKind(known: "viewmodel.change")
+    public static var presenterInit: EventKind { EventKind(known: "presenter.init", code: 12) }
+    public static var presenterDeinit: EventKind { EventKind(known: "presenter.deinit", code: 13) }
+    public static var viewModelChange: EventKind { EventKind(known: "viewmodel.change", code: 14) }
 
     // MARK: - Intents and failures
 
-    public static let action = EventKind(known: "action")
-    public static let deepLink = EventKind(known: "deeplink")
-    public static let error = EventKind(known: "error")
+    public static var action: EventKind { EventKind(known: "action", code: 15) }
+    public static var deepLink: EventKind { EventKind(known: "deeplink", code: 16) }
+    public static var error: EventKind { EventKind(known: "error", code: 17) }
 
     // MARK: - Journal bookkeeping
 
     /// Written by a journal writer when it had to drop events; the payload says how many and why.
-    public static let journalDropped = EventKind(known: "journal.dropped")
+    public static var journalDropped: EventKind { EventKind(known: "journal.dropped", code: 18) }
 
     /// Every kind this version defines, in a stable order.
     public static let allKnown: [EventKind] = [
@@ -116,8 +118,7 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
 
     /// Whether this kind can change which screen the user sees (one of ``navigationKinds``).
     public var isNavigation: Bool {
-        self == .screenPush || self == .screenPop || self == .screenPresent || self == .screenDismiss
-            || self == .windowRoot || self == .tabSelect
+        (EventKind.screenPush.code...EventKind.tabSelect.code).contains(code)
     }
 
     /// The kinds that can change which screen the user sees.
