@@ -92,8 +92,7 @@ final class JournalFileReader {
                 let columns = try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1)
                 events.reserveCapacity(events.count + columns.count)
                 for index in 0..<columns.count where columns.seq[index] > after {
-                    let event = try resolve(index, of: columns, blockID: block.id)
-                    if matches(event) { events.append(event) }
+                    if let event = try resolve(index, of: columns, blockID: block.id) { events.append(event) }
                 }
             } catch where scannedThrough != nil {
                 // Hand out the blocks before the damaged one; the next call starts at it and throws.
@@ -105,11 +104,11 @@ final class JournalFileReader {
         return (events, scannedThrough)
     }
 
-    private func matches(_ event: Event) -> Bool {
-        if let sessions = filter.sessions, !sessions.contains(event.session) { return false }
-        if let kinds = filter.kinds, !kinds.contains(event.kind) { return false }
-        if let since = filter.since, event.wallNanoseconds < since { return false }
-        if let until = filter.until, event.wallNanoseconds >= until { return false }
+    private func matches(session: String, kind: EventKind, wallNanoseconds: Int64) -> Bool {
+        if let sessions = filter.sessions, !sessions.contains(session) { return false }
+        if let kinds = filter.kinds, !kinds.contains(kind) { return false }
+        if let since = filter.since, wallNanoseconds < since { return false }
+        if let until = filter.until, wallNanoseconds >= until { return false }
         return true
     }
 
@@ -160,8 +159,9 @@ final class JournalFileReader {
         return columns
     }
 
-    /// Replaces ids with strings; reloads the tables once when a newer id turns up.
-    private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64) throws -> Event {
+    /// Replaces ids with strings, reloading the tables once when a newer id turns up; nil
+    /// when the event does not match the filter.
+    private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64) throws -> Event? {
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
             return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
@@ -191,12 +191,14 @@ final class JournalFileReader {
             return session
         }
         let session = try session(columns.session[index])
+        let kind = try kind(columns.kind[index])
+        guard matches(session: session.name, kind: kind, wallNanoseconds: columns.wall[index]) else { return nil }
         let screen = columns.screen[index]
         let parent = columns.parent[index]
         return Event(
             seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
             run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
-            kind: try kind(columns.kind[index]), subject: try lookup(columns.subject[index]),
+            kind: kind, subject: try lookup(columns.subject[index]),
             screen: screen == 0 ? nil : try lookup(screen), cause: columns.cause[index],
             parent: parent == 0 ? nil : try lookup(parent), payload: columns.payload[index])
     }

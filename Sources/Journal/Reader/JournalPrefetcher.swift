@@ -14,7 +14,7 @@ import Synchronization
 /// ```swift
 /// let pages = JournalPrefetcher(files: JournalReader(paths: ["journal"]).files())
 /// while let page = try pages.next() {
-///     for event in page.events { builder.consume(event) }
+///     page.forEachEvent { builder.consume($0) }
 /// }
 /// ```
 public final class JournalPrefetcher: Sendable {
@@ -24,6 +24,14 @@ public final class JournalPrefetcher: Sendable {
         public var fileIndex: Int
         public var file: String
         public var events: [Event]
+
+        /// Calls `body` with each event in turn, lent in place rather than copied out of the
+        /// page (a copy retains and releases every string and payload of the event).
+        public func forEachEvent(_ body: (Event) throws -> Void) rethrows {
+            try events.withUnsafeBufferPointer { buffer in
+                for index in buffer.indices { try body(buffer[index]) }
+            }
+        }
     }
 
     private let channel = Channel()
@@ -55,9 +63,13 @@ public final class JournalPrefetcher: Sendable {
     /// Calls `body` with each page in turn, and hands each page back to the reading thread
     /// once `body` returns, so freeing its events costs that thread, not this one.
     public func forEach(_ body: (Page) throws -> Void) throws {
-        while let page = try next() {
+        while var page = try next() {
             try body(page)
-            channel.recycle(page.events)
+            // Move the events out so the recycled array is the only reference: were `page`
+            // to keep one, the last release (and the freeing) could happen here after all.
+            var events: [Event] = []
+            swap(&events, &page.events)
+            channel.recycle(events)
         }
     }
 

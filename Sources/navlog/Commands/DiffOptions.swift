@@ -99,7 +99,7 @@ enum DiffOptions {
             for run in try reader.runs() { collector.addRun(id: run.id, labels: run.labels) }
             // Read on a thread of their own while the collector works, as for `navlog report`.
             try JournalPrefetcher(files: reader.files()).forEach { page in
-                for event in page.events { collector.consume(event) }
+                page.forEachEvent { collector.consume($0) }
             }
         } catch {
             throw CommandFailure("\(error)")

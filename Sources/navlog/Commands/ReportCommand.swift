@@ -92,7 +92,7 @@ struct ReportCommand: ParsableCommand {
                     shownFile = page.fileIndex
                     Output.standardError("\r\u{1B}[Kreading \(page.fileIndex + 1)/\(files.count) \(page.file)")
                 }
-                for event in page.events { builder.consume(event) }
+                page.forEachEvent { builder.consume($0) }
             }
         } catch {
             if showsProgress { Output.standardError("\r\u{1B}[K") }
