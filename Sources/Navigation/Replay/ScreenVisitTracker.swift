@@ -34,7 +34,7 @@ public struct ScreenVisitTracker: Sendable {
     public private(set) var visits: [ScreenVisit] = []
     private var groupIntent: UInt64?
     private var rootCause: UInt64?
-    private var intents: [UInt64: UInt64] = [:]
+    private var intents = SequenceMap()
     private var lastMonotonic: UInt64 = 0
     public private(set) var isComplete = false
 
@@ -76,11 +76,11 @@ public struct ScreenVisitTracker: Sendable {
         if event.kind == .action || event.kind == .deepLink {
             intent = event.sessionSeq
         } else if let cause = event.cause, cause != rootCause {
-            intent = intents[cause] ?? cause
+            intent = intents.value(at: cause) ?? cause
         } else {
             intent = nil
         }
-        if let intent { intents[event.sessionSeq] = intent }
+        if let intent { intents.set(intent, at: event.sessionSeq) }
         return intent
     }
 
@@ -111,5 +111,32 @@ public struct ScreenVisitTracker: Sendable {
     private mutating func closeVisit(at time: UInt64) {
         guard let last = visits.last, last.end == nil else { return }
         visits[visits.count - 1].end = max(time, last.start)
+    }
+}
+
+/// Values by session seq: an array while the seqs come densely (as a session's do when it is
+/// read whole), a dictionary for the rest. Noting an intent for nearly every event made this
+/// a hashed insert per event before.
+struct SequenceMap: Sendable {
+    private var base: UInt64?
+    private var dense: [UInt64?] = []
+    private var sparse: [UInt64: UInt64] = [:]
+
+    func value(at seq: UInt64) -> UInt64? {
+        if let base, seq >= base, seq - base < UInt64(dense.count) { return dense[Int(seq - base)] }
+        return sparse[seq]
+    }
+
+    mutating func set(_ value: UInt64, at seq: UInt64) {
+        let base = self.base ?? seq
+        self.base = base
+        if seq >= base, seq - base < UInt64(dense.count) {
+            dense[Int(seq - base)] = value
+        } else if seq >= base, seq - base < UInt64(dense.count) + 1024 {
+            dense += [UInt64?](repeating: nil, count: Int(seq - base) - dense.count)
+            dense.append(value)
+        } else {
+            sparse[seq] = value
+        }
     }
 }
