@@ -65,11 +65,8 @@ public final class JournalPrefetcher: Sendable {
     public func forEach(_ body: (Page) throws -> Void) throws {
         while var page = try next() {
             try body(page)
-            // Move the events out so the recycled array is the only reference: were `page`
-            // to keep one, the last release (and the freeing) could happen here after all.
-            var events: [Event] = []
-            swap(&events, &page.events)
-            channel.recycle(events)
+            // Hand the events over without a copy, so the freeing happens over there.
+            channel.recycle(&page.events)
         }
     }
 
@@ -145,8 +142,13 @@ public final class JournalPrefetcher: Sendable {
             if isQueued { ready.signal() }
         }
 
-        func recycle(_ events: [Event]) {
-            state.withLock { $0.recycled.append(events) }
+        /// Takes `events` away (leaving it empty) without copying: a copy would leave a
+        /// reference with the caller that might turn out to be the last one.
+        func recycle(_ events: inout [Event]) {
+            state.withLock { state in
+                state.recycled.append([])
+                swap(&state.recycled[state.recycled.count - 1], &events)
+            }
         }
 
         /// Frees the recycled pages here, outside the lock.
