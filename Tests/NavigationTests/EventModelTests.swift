@@ -122,6 +122,9 @@ final class NavigationStateJSONTests: XCTestCase {
         XCTAssertEqual(state.jsonValue(), try JSONValue(encoding: state))
         XCTAssertNotNil(state.jsonValue()["window"]?["modals"]?.arrayValue?.first?["content"]?["tabs"])
         XCTAssertEqual(try state.jsonValue().decode(NavigationState.self), state)
+        var bytes: [UInt8] = []
+        state.write(to: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), state.jsonValue().serialized())
     }
 }
 

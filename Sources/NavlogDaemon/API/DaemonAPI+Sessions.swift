@@ -126,7 +126,7 @@ extension DaemonAPI {
         body += ",\"id\":".utf8
         JSONValue.writeString(session.id, to: &body)
         body += ",\"state\":".utf8
-        state.jsonValue().write(to: &body)
+        state.write(to: &body)
         body += "}\n".utf8
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
     }
