@@ -71,17 +71,32 @@ public final class DaemonAPI: Sendable {
     // MARK: - Routing
 
     /// The route template of `path` for metrics and dispatch: `/v1/sessions/{id}/actions`.
+    ///
+    /// Reads the path's bytes: every request is routed twice (to answer it and to count it),
+    /// and splitting into `String`s by `Character` cost more than the rest of the routing.
     static func route(of path: String) -> (template: String, id: String?) {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        switch parts.count {
-        case 1 where parts[0] == "metrics": return ("/metrics", nil)
-        case 2 where parts[0] == "v1" && ["health", "apps", "sessions", "events"].contains(parts[1]): return ("/v1/" + parts[1], nil)
-        case 3 where parts[0] == "v1" && parts[1] == "journal" && parts[2] == "rotate": return ("/v1/journal/rotate", nil)
-        case 3 where parts[0] == "v1" && parts[1] == "sessions": return ("/v1/sessions/{id}", parts[2])
-        case 4 where parts[0] == "v1" && parts[1] == "sessions" && ["actions", "deeplinks"].contains(parts[3]):
-            return ("/v1/sessions/{id}/" + parts[3], parts[2])
-        default: return ("other", nil)
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), maxSplits: 4, omittingEmptySubsequences: true)
+        func part(_ index: Int, is word: StaticString) -> Bool {
+            parts[index].elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
         }
+        switch parts.count {
+        case 1 where part(0, is: "metrics"):
+            return ("/metrics", nil)
+        case 2 where part(0, is: "v1"):
+            if part(1, is: "health") { return ("/v1/health", nil) }
+            if part(1, is: "apps") { return ("/v1/apps", nil) }
+            if part(1, is: "sessions") { return ("/v1/sessions", nil) }
+            if part(1, is: "events") { return ("/v1/events", nil) }
+        case 3 where part(0, is: "v1"):
+            if part(1, is: "journal") && part(2, is: "rotate") { return ("/v1/journal/rotate", nil) }
+            if part(1, is: "sessions") { return ("/v1/sessions/{id}", String(Substring(parts[2]))) }
+        case 4 where part(0, is: "v1") && part(1, is: "sessions"):
+            if part(3, is: "actions") { return ("/v1/sessions/{id}/actions", String(Substring(parts[2]))) }
+            if part(3, is: "deeplinks") { return ("/v1/sessions/{id}/deeplinks", String(Substring(parts[2]))) }
+        default:
+            break
+        }
+        return ("other", nil)
     }
 
     /// Answers one request.
