@@ -52,33 +52,30 @@ enum DayFormatter {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The UTC calendar fields of `date` (`gmtime_r`: a Calendar built per call, as before,
-    /// cost more than the rest of rendering a screen).
-    private static func fields(of date: Date) -> tm {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return parts
+    /// The UTC calendar fields of `date` (computed: a Calendar built per call, as before,
+    /// cost more than the rest of rendering a screen, and `gmtime_r` takes a global lock).
+    private static func fields(of date: Date) -> UTCDateTime {
+        UTCDateTime(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
-    private static func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 
     /// The weekday's English name: `Tuesday`.
     static func weekday(of date: Date) -> String {
-        weekdays[Int(fields(of: date).tm_wday)]
+        weekdays[fields(of: date).weekday]
     }
 
     /// A long day and time: `Tuesday, 1 Dec 2026, 10:00`.
     static func long(_ date: Date) -> String {
         let parts = fields(of: date)
-        return "\(weekdays[Int(parts.tm_wday)]), \(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900), "
-            + "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min))"
+        return "\(weekdays[parts.weekday]), \(parts.day) \(months[parts.month - 1]) \(parts.year), "
+            + "\(twoDigits(parts.hour)):\(twoDigits(parts.minute))"
     }
 
     /// A short day: `1 Dec 2026`.
     static func short(_ date: Date) -> String {
         let parts = fields(of: date)
-        return "\(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900)"
+        return "\(parts.day) \(months[parts.month - 1]) \(parts.year)"
     }
 }
 

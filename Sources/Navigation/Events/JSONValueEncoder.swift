@@ -25,9 +25,7 @@ struct JSONValueEncoder {
 
     /// `2026-12-01T10:00:00Z`, as `ISO8601DateFormatter` writes it (whole seconds, rounded down).
     static func iso8601(_ date: Date) -> String {
-        let nanoseconds = Int64((date.timeIntervalSince1970 * 1e9).rounded(.down))
-        let text = Event.formatTime(nanoseconds - (((nanoseconds % 1_000_000_000) + 1_000_000_000) % 1_000_000_000))
-        return String(text.prefix(19)) + "Z"
+        Event.formatTime(Int64((date.timeIntervalSince1970 * 1e9).rounded(.down)), fractionDigits: 0)
     }
 
     /// Where one encoded value goes; containers hold slots of their members.
