@@ -18,8 +18,10 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         public var maximumBodyBytes: @Sendable () -> Int
         /// A connection idle this long is closed.
         public var connectionTimeoutSeconds: Int
-        /// MHD's per-connection memory (headers and buffers).
-        public var connectionMemoryBytes = 64 * 1024
+        /// MHD's per-connection memory (headers and buffers; bodies are copied out as they
+        /// arrive). MHD zeroes all of it after every request on a kept-alive connection, so
+        /// this stays at MHD's own default.
+        public var connectionMemoryBytes = 32 * 1024
         public var connectionLimit = 1024
         public var threadCount = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
 
