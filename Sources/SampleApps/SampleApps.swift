@@ -58,7 +58,7 @@ enum DayFormatter {
         UTCDateTime(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
-    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0" + String(value) : String(value) }
 
     /// The weekday's English name: `Tuesday`.
     static func weekday(of date: Date) -> String {
@@ -68,8 +68,12 @@ enum DayFormatter {
     /// A long day and time: `Tuesday, 1 Dec 2026, 10:00`.
     static func long(_ date: Date) -> String {
         let parts = fields(of: date)
-        return "\(weekdays[parts.weekday]), \(parts.day) \(months[parts.month - 1]) \(parts.year), "
-            + "\(twoDigits(parts.hour)):\(twoDigits(parts.minute))"
+        // Appended into one reserved string: the view renders this twice per action.
+        var text = weekdays[parts.weekday]
+        text.reserveCapacity(32)
+        text += ", " + String(parts.day) + " " + months[parts.month - 1] + " " + String(parts.year) + ", "
+        text += twoDigits(parts.hour) + ":" + twoDigits(parts.minute)
+        return text
     }
 
     /// A short day: `1 Dec 2026`.
