@@ -80,182 +80,229 @@ extension Element {
 //
 // The same text as `jsonValue().serialized()` (a test pins the equality for every sample
 // app), written without building the `JSONValue` tree: no dictionaries, no sorting. Members
-// are written in the order `serialized()` sorts them into.
+// are written in the order `serialized()` sorts them into, into a raw buffer: an action's
+// answer is a few hundred small appends, and each append to an `Array` checks uniqueness
+// and capacity.
 
 extension NavigationState {
     /// Appends the state as compact JSON, byte for byte what `jsonValue().serialized()` gives.
     public func write(to output: inout [UInt8]) {
-        var object = JSONObjectWriter(&output)
-        object.key("coordinators", &output)
-        writeArray(coordinators, to: &output) { $0.write(to: &$1) }
-        object.key("session", &output)
-        JSONValue.writeString(session, to: &output)
+        var buffer = JSONByteBuffer(capacity: 2048)
+        write(to: &buffer)
+        buffer.copy(to: &output)
+    }
+
+    func write(to output: inout JSONByteBuffer) {
+        output.append("{\"coordinators\":")
+        output.appendArray(coordinators) { $0.write(to: &$1) }
+        output.append(",\"session\":")
+        output.appendString(session)
         if let visible {
-            object.key("visible", &output)
+            output.append(",\"visible\":")
             visible.write(to: &output)
         }
-        object.key("window", &output)
+        output.append(",\"window\":")
         window.write(to: &output)
-        object.end(&output)
+        output.append("}")
     }
 }
 
 extension WindowState {
-    func write(to output: inout [UInt8]) {
-        var object = JSONObjectWriter(&output)
-        object.key("id", &output)
-        JSONValue.writeString(id, to: &output)
-        object.key("modals", &output)
-        writeArray(modals, to: &output) { $0.write(to: &$1) }
+    func write(to output: inout JSONByteBuffer) {
+        output.append("{\"id\":")
+        output.appendString(id)
+        output.append(",\"modals\":")
+        output.appendArray(modals) { $0.write(to: &$1) }
         if let root {
-            object.key("root", &output)
+            output.append(",\"root\":")
             root.write(to: &output)
         }
         if let visibleScreen {
-            object.key("visible_screen", &output)
-            JSONValue.writeString(visibleScreen, to: &output)
+            output.append(",\"visible_screen\":")
+            output.appendString(visibleScreen)
         }
-        object.end(&output)
+        output.append("}")
     }
 }
 
 extension ModalState {
-    func write(to output: inout [UInt8]) {
-        var object = JSONObjectWriter(&output)
-        object.key("content", &output)
+    func write(to output: inout JSONByteBuffer) {
+        output.append("{\"content\":")
         content.write(to: &output)
         if let over {
-            object.key("over", &output)
-            JSONValue.writeString(over, to: &output)
+            output.append(",\"over\":")
+            output.appendString(over)
         }
-        object.key("style", &output)
-        JSONValue.writeString(style.rawValue, to: &output)
-        object.end(&output)
+        output.append(",\"style\":")
+        output.appendString(style.rawValue)
+        output.append("}")
     }
 }
 
 extension ContainerState {
-    func write(to output: inout [UInt8]) {
-        var object = JSONObjectWriter(&output)
-        object.key("id", &output)
-        JSONValue.writeString(id, to: &output)
-        object.key("kind", &output)
-        JSONValue.writeString(kind.rawValue, to: &output)
-        object.key("screens", &output)
-        writeArray(screens, to: &output) { JSONValue.writeString($0, to: &$1) }
+    func write(to output: inout JSONByteBuffer) {
+        output.append("{\"id\":")
+        output.appendString(id)
+        output.append(",\"kind\":")
+        output.appendString(kind.rawValue)
+        output.append(",\"screens\":")
+        output.appendArray(screens) { $1.appendString($0) }
         if let selectedTab {
-            object.key("selected_tab", &output)
-            JSONValue.writeString(selectedTab, to: &output)
+            output.append(",\"selected_tab\":")
+            output.appendString(selectedTab)
         }
         if let tabs {
-            object.key("tabs", &output)
-            writeArray(tabs, to: &output) { tab, output in
-                var member = JSONObjectWriter(&output)
-                member.key("stack", &output)
+            output.append(",\"tabs\":")
+            output.appendArray(tabs) { tab, output in
+                output.append("{\"stack\":")
                 tab.stack.write(to: &output)
-                member.key("title", &output)
-                JSONValue.writeString(tab.title, to: &output)
-                member.end(&output)
+                output.append(",\"title\":")
+                output.appendString(tab.title)
+                output.append("}")
             }
         }
-        object.end(&output)
+        output.append("}")
     }
 }
 
 extension ScreenState {
-    func write(to output: inout [UInt8]) {
-        var object = JSONObjectWriter(&output)
-        object.key("elements", &output)
+    func write(to output: inout JSONByteBuffer) {
+        output.append("{\"elements\":")
         elements.write(to: &output)
-        object.key("id", &output)
-        JSONValue.writeString(id, to: &output)
+        output.append(",\"id\":")
+        output.appendString(id)
         if let owner {
-            object.key("owner", &output)
-            JSONValue.writeString(owner, to: &output)
+            output.append(",\"owner\":")
+            output.appendString(owner)
         }
-        object.end(&output)
+        output.append("}")
     }
 }
 
 extension CoordinatorState {
-    func write(to output: inout [UInt8]) {
-        var object = JSONObjectWriter(&output)
-        object.key("children", &output)
-        writeArray(children, to: &output) { $0.write(to: &$1) }
-        object.key("id", &output)
-        JSONValue.writeString(id, to: &output)
-        object.end(&output)
+    func write(to output: inout JSONByteBuffer) {
+        output.append("{\"children\":")
+        output.appendArray(children) { $0.write(to: &$1) }
+        output.append(",\"id\":")
+        output.appendString(id)
+        output.append("}")
     }
 }
 
 extension Element {
     /// Appends the element as compact JSON, byte for byte what `jsonValue().serialized()` gives.
     public func write(to output: inout [UInt8]) {
-        var object = JSONObjectWriter(&output)
+        var buffer = JSONByteBuffer(capacity: 1024)
+        write(to: &buffer)
+        buffer.copy(to: &output)
+    }
+
+    func write(to output: inout JSONByteBuffer) {
+        // Every member but `role` is optional, so each one but the first starts with a comma.
+        var separator: StaticString = "{"
+        func key(_ name: StaticString, _ output: inout JSONByteBuffer) {
+            output.append(separator)
+            output.append(name)
+            separator = ","
+        }
         if let children {
-            object.key("children", &output)
-            writeArray(children, to: &output) { $0.write(to: &$1) }
+            key("\"children\":", &output)
+            output.appendArray(children) { $0.write(to: &$1) }
         }
         if let detail {
-            object.key("detail", &output)
-            JSONValue.writeString(detail, to: &output)
+            key("\"detail\":", &output)
+            output.appendString(detail)
         }
         if let id {
-            object.key("id", &output)
-            JSONValue.writeString(id, to: &output)
+            key("\"id\":", &output)
+            output.appendString(id)
         }
         if let isOn {
-            object.key("is_on", &output)
-            output += (isOn ? "true" : "false").utf8
+            key("\"is_on\":", &output)
+            output.append(isOn ? "true" : "false")
         }
         if let isPrivate {
-            object.key("is_private", &output)
-            output += (isPrivate ? "true" : "false").utf8
+            key("\"is_private\":", &output)
+            output.append(isPrivate ? "true" : "false")
         }
-        object.key("role", &output)
-        JSONValue.writeString(role.rawValue, to: &output)
+        key("\"role\":", &output)
+        output.appendString(role.rawValue)
         if let text {
-            object.key("text", &output)
-            JSONValue.writeString(text, to: &output)
+            key("\"text\":", &output)
+            output.appendString(text)
         }
         if let value {
-            object.key("value", &output)
-            JSONValue.writeString(value, to: &output)
+            key("\"value\":", &output)
+            output.appendString(value)
         }
-        object.end(&output)
+        output.append("}")
     }
 }
 
-/// Writes one JSON object's members, separated by commas; the caller gives the keys in the
-/// sorted order `JSONValue.serialized()` uses.
-private struct JSONObjectWriter {
-    private var isFirst = true
+/// A growable byte buffer for writing JSON: raw stores after one capacity check per append.
+struct JSONByteBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
 
-    init(_ output: inout [UInt8]) {
-        output.append(UInt8(ascii: "{"))
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
     }
 
-    /// Starts the member `name` (plain ASCII, needing no escapes).
-    mutating func key(_ name: StaticString, _ output: inout [UInt8]) {
-        if !isFirst { output.append(UInt8(ascii: ",")) }
-        isFirst = false
-        output.append(UInt8(ascii: "\""))
-        output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        output.append(UInt8(ascii: "\""))
-        output.append(UInt8(ascii: ":"))
+    deinit { base.deallocate() }
+
+    /// Appends what was written to `output`.
+    func copy(to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     }
 
-    func end(_ output: inout [UInt8]) {
-        output.append(UInt8(ascii: "}"))
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + extra))
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = max(capacity * 2, count + extra)
     }
-}
 
-/// Appends `items` as a JSON array, each one written by `write`.
-private func writeArray<Item>(_ items: [Item], to output: inout [UInt8], _ write: (Item, inout [UInt8]) -> Void) {
-    output.append(UInt8(ascii: "["))
-    for (index, item) in items.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
-        write(item, &output)
+    /// Appends `bytes` as they are.
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count)
+        if let source = bytes.baseAddress { (base + count).update(from: source, count: bytes.count) }
+        count += bytes.count
     }
-    output.append(UInt8(ascii: "]"))
+
+    /// Appends a literal as it is (JSON punctuation and member names, needing no escapes).
+    mutating func append(_ literal: StaticString) {
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends `string` as a quoted JSON string, escaped as `JSONValue.writeString` does.
+    mutating func appendString(_ string: String) {
+        var string = string
+        string.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+                var escaped: [UInt8] = []
+                JSONValue.writeString(String(decoding: bytes, as: UTF8.self), to: &escaped)
+                escaped.withUnsafeBufferPointer { append($0) }
+                return
+            }
+            reserve(bytes.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
+            base[count + 1 + bytes.count] = UInt8(ascii: "\"")
+            count += bytes.count + 2
+        }
+    }
+
+    /// Appends `items` as a JSON array, each one written by `write`.
+    mutating func appendArray<Item>(_ items: [Item], _ write: (Item, inout JSONByteBuffer) -> Void) {
+        append("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { append(",") }
+            write(item, &self)
+        }
+        append("]")
+    }
 }
