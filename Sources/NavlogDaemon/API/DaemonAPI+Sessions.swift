@@ -115,6 +115,9 @@ extension DaemonAPI {
         return command
     }
 
+    /// The headers of a JSON answer, built once.
+    private static let jsonHeaders: [(name: String, value: String)] = [("Content-Type", "application/json")]
+
     /// `{"id", "app", "state"}` with the state written once, straight into the body (the
     /// state's hand-written JSON is what `JSONEncoder` would give, several times faster).
     static func sessionResponse(_ status: Int, _ session: Session, state: NavigationState,
@@ -128,6 +131,6 @@ extension DaemonAPI {
         body += ",\"state\":".utf8
         state.write(to: &body)
         body += "}\n".utf8
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+        return HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: body)
     }
 }

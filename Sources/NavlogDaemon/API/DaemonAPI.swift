@@ -72,31 +72,49 @@ public final class DaemonAPI: Sendable {
 
     /// The route template of `path` for metrics and dispatch: `/v1/sessions/{id}/actions`.
     ///
-    /// Reads the path's bytes: every request is routed twice (to answer it and to count it),
-    /// and splitting into `String`s by `Character` cost more than the rest of the routing.
+    /// Reads the path's bytes in place: every request is routed twice (to answer it and to
+    /// count it), and splitting it into `String`s cost more than the rest of the routing.
     static func route(of path: String) -> (template: String, id: String?) {
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"), maxSplits: 4, omittingEmptySubsequences: true)
-        func part(_ index: Int, is word: StaticString) -> Bool {
-            parts[index].elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+        var path = path
+        return path.withUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 5) { parts in
+                // The non-empty segments between slashes; a fifth one means no route matches.
+                var count = 0
+                var index = 0
+                while count < 5 {
+                    while index < bytes.count && bytes[index] == UInt8(ascii: "/") { index += 1 }
+                    guard index < bytes.count else { break }
+                    let start = index
+                    while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }
+                    parts[count] = start..<index
+                    count += 1
+                }
+                func part(_ number: Int, is word: StaticString) -> Bool {
+                    let range = parts[number]
+                    return range.count == word.utf8CodeUnitCount
+                        && memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, range.count) == 0
+                }
+                func id() -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[2]]), as: UTF8.self) }
+                switch count {
+                case 1 where part(0, is: "metrics"):
+                    return ("/metrics", nil)
+                case 2 where part(0, is: "v1"):
+                    if part(1, is: "health") { return ("/v1/health", nil) }
+                    if part(1, is: "apps") { return ("/v1/apps", nil) }
+                    if part(1, is: "sessions") { return ("/v1/sessions", nil) }
+                    if part(1, is: "events") { return ("/v1/events", nil) }
+                case 3 where part(0, is: "v1"):
+                    if part(1, is: "journal") && part(2, is: "rotate") { return ("/v1/journal/rotate", nil) }
+                    if part(1, is: "sessions") { return ("/v1/sessions/{id}", id()) }
+                case 4 where part(0, is: "v1") && part(1, is: "sessions"):
+                    if part(3, is: "actions") { return ("/v1/sessions/{id}/actions", id()) }
+                    if part(3, is: "deeplinks") { return ("/v1/sessions/{id}/deeplinks", id()) }
+                default:
+                    break
+                }
+                return ("other", nil)
+            }
         }
-        switch parts.count {
-        case 1 where part(0, is: "metrics"):
-            return ("/metrics", nil)
-        case 2 where part(0, is: "v1"):
-            if part(1, is: "health") { return ("/v1/health", nil) }
-            if part(1, is: "apps") { return ("/v1/apps", nil) }
-            if part(1, is: "sessions") { return ("/v1/sessions", nil) }
-            if part(1, is: "events") { return ("/v1/events", nil) }
-        case 3 where part(0, is: "v1"):
-            if part(1, is: "journal") && part(2, is: "rotate") { return ("/v1/journal/rotate", nil) }
-            if part(1, is: "sessions") { return ("/v1/sessions/{id}", String(Substring(parts[2]))) }
-        case 4 where part(0, is: "v1") && part(1, is: "sessions"):
-            if part(3, is: "actions") { return ("/v1/sessions/{id}/actions", String(Substring(parts[2]))) }
-            if part(3, is: "deeplinks") { return ("/v1/sessions/{id}/deeplinks", String(Substring(parts[2]))) }
-        default:
-            break
-        }
-        return ("other", nil)
     }
 
     /// Answers one request.
