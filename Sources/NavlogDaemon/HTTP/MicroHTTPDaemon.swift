@@ -4,8 +4,10 @@ import Synchronization
 
 /// The owner of one `MHD_Daemon*`: an HTTP/1.1 server on a socket the caller bound.
 ///
-/// MHD runs its own polling threads (epoll, a small pool). Each request's final call goes to
-/// `handler`; a ``HTTPReply/deferred(_:)`` reply suspends the connection
+/// MHD runs its own polling threads (epoll, a pool of ``Settings/threadCount``). Each
+/// request's final call goes to `handler` on its connection's thread: a
+/// ``HTTPReply/response(_:)`` is queued right there, with no hop to another thread; a
+/// ``HTTPReply/deferred(_:)`` reply suspends the connection
 /// ([MHD_suspend_connection](https://www.gnu.org/software/libmicrohttpd/manual/html_node/microhttpd_002dflow.html))
 /// until its task completes, so no MHD thread ever waits on Swift concurrency.
 ///
@@ -23,7 +25,11 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         /// this stays at MHD's own default.
         public var connectionMemoryBytes = 32 * 1024
         public var connectionLimit = 1024
-        public var threadCount = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        /// MHD's worker threads. Requests run their sessions on these threads, and MHD keeps
+        /// each connection on the thread that accepted it, so twice the cores (up to 8): a
+        /// thread that drew more busy connections, or waits on a session's lock or a full
+        /// journal queue, leaves the others serving.
+        public var threadCount = max(2, min(8, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
         public init(maximumBodyBytes: @escaping @Sendable () -> Int, connectionTimeoutSeconds: Int) {
             self.maximumBodyBytes = maximumBodyBytes
