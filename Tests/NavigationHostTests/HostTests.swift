@@ -106,6 +106,29 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(Set(sink.events.map(\.session)).count, 4)
     }
 
+    func testEndedSessionsAreFreed() async throws {
+        let registry = SessionRegistry(catalog: try AppCatalog([DemoApp.definition]), sink: NullEventSink(), maximumSessions: 4, timeMode: .realTime)
+        weak var ended: Session?
+        do {
+            let session = try await registry.create(appName: "demo", parameters: ["latency_ms": "50"])
+            try session.performNow(.action(element: "detail", value: nil))
+            ended = session
+            try await registry.end(session.id)
+        }
+        XCTAssertNil(ended, "an ended session is still referenced")
+        // What the session held goes with it: its sink is referenced only by its runtime.
+        weak var sink: MemoryEventSink?
+        do {
+            let memory = MemoryEventSink()
+            sink = memory
+            let session = try Session(id: "s-9", app: DemoApp.definition, parameters: try DemoApp.definition.resolveParameters([:]),
+                                      sink: memory, timeMode: .realTime)
+            try session.performNow(.action(element: "detail", value: nil))
+            session.end()
+        }
+        XCTAssertNil(sink, "an ended session's runtime is still referenced")
+    }
+
     func testRealTimeWaitHoldsNoLockWhileItSleeps() async throws {
         let session = try Session(id: "s-1", app: DemoApp.definition, parameters: try DemoApp.definition.resolveParameters(["latency_ms": "0"]),
                                   sink: NullEventSink(), timeMode: .realTime)
