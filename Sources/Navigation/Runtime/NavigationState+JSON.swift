@@ -299,9 +299,9 @@ struct JSONByteBuffer: ~Copyable {
     /// Appends `items` as a JSON array, each one written by `write`.
     mutating func appendArray<Item>(_ items: [Item], _ write: (Item, inout JSONByteBuffer) -> Void) {
         append("[")
-        for (index, item) in items.enumerated() {
+        for index in items.indices {
             if index > 0 { append(",") }
-            write(item, &self)
+            write(items[index], &self)  // borrowed in place, not copied out by an iterator
         }
         append("]")
     }

@@ -12,7 +12,8 @@ import Synchronization
 /// until its task completes, so no MHD thread ever waits on Swift concurrency.
 ///
 /// `@unchecked Sendable`: `daemon` is written in `init` and in ``close()`` (under `lifecycle`),
-/// the live exchanges and the stopping flag are behind `registry`, the rest is immutable.
+/// the live exchanges and the stopping flag are behind `registry` (the flag is mirrored in an
+/// atomic for reads), the rest is immutable.
 public final class MicroHTTPDaemon: @unchecked Sendable {
     /// Settings of one server.
     public struct Settings: Sendable {
@@ -56,6 +57,8 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     }
 
     private let registry = Mutex(Registry())
+    /// `registry.isStopping`, readable without the lock: every request reads it twice.
+    private let stopping = Atomic<Bool>(false)
 
     /// Starts serving on `listenDescriptor`, a bound, listening socket the server then owns.
     public init(listenDescriptor: Int32, settings: Settings, log: Logger, handler: @escaping Handler, observer: @escaping Observer) throws {
@@ -98,6 +101,7 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     public func close(answeringWith response: HTTPResponse) {
         let live = registry.withLock { registry in
             registry.isStopping = true
+            stopping.store(true, ordering: .sequentiallyConsistent)
             return Array(registry.live.values)
         }
         for exchange in live { exchange.stop(answeringWith: response) }
@@ -133,7 +137,7 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         _ = registry.withLock { $0.live.removeValue(forKey: ObjectIdentifier(exchange)) }
     }
 
-    var isStopping: Bool { registry.withLock { $0.isStopping } }
+    var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 }
 
 /// A libmicrohttpd call that failed, with what was attempted.
