@@ -58,8 +58,6 @@ enum DayFormatter {
         UTCDateTime(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
-    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0" + String(value) : String(value) }
-
     /// The weekday's English name: `Tuesday`.
     static func weekday(of date: Date) -> String {
         weekdays[fields(of: date).weekday]
@@ -68,12 +66,46 @@ enum DayFormatter {
     /// A long day and time: `Tuesday, 1 Dec 2026, 10:00`.
     static func long(_ date: Date) -> String {
         let parts = fields(of: date)
-        // Appended into one reserved string: the view renders this twice per action.
-        var text = weekdays[parts.weekday]
-        text.reserveCapacity(32)
-        text += ", " + String(parts.day) + " " + months[parts.month - 1] + " " + String(parts.year) + ", "
-        text += twoDigits(parts.hour) + ":" + twoDigits(parts.minute)
-        return text
+        // Written as bytes into one string: the view renders this twice per action, and
+        // interpolating or concatenating Strings cost more than the rest of the render.
+        return String(unsafeUninitializedCapacity: 40) { buffer in
+            var count = 0
+            func put(_ text: String) {
+                for byte in text.utf8 {
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
+            func put(_ number: Int, width: Int) {
+                if number < 0 { put("-") }
+                let number = abs(number)
+                var digits = 1
+                var limit = 10
+                while number >= limit {
+                    digits += 1
+                    limit *= 10
+                }
+                digits = max(digits, width)
+                var value = number
+                for position in stride(from: count + digits - 1, through: count, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                count += digits
+            }
+            put(weekdays[parts.weekday])
+            put(", ")
+            put(parts.day, width: 1)
+            put(" ")
+            put(months[parts.month - 1])
+            put(" ")
+            put(parts.year, width: 1)
+            put(", ")
+            put(parts.hour, width: 2)
+            put(":")
+            put(parts.minute, width: 2)
+            return count
+        }
     }
 
     /// A short day: `1 Dec 2026`.
