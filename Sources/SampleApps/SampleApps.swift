@@ -77,21 +77,8 @@ enum DayFormatter {
                 }
             }
             func put(_ number: Int, width: Int) {
-                if number < 0 { put("-") }
-                let number = abs(number)
-                var digits = 1
-                var limit = 10
-                while number >= limit {
-                    digits += 1
-                    limit *= 10
-                }
-                digits = max(digits, width)
-                var value = number
-                for position in stride(from: count + digits - 1, through: count, by: -1) {
-                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                count += digits
+                if width == 2 && (0..<10).contains(number) { put("0") }
+                put(String(number))  // a small string: no allocation
             }
             put(weekdays[parts.weekday])
             put(", ")
