@@ -138,7 +138,8 @@ final class NavigationStateJSONTests: XCTestCase {
         try root.coordinate(to: ScreenCoordinator(context: context, stack: root.stack, screenName: "Detail"))
         let tabsStack = NavigationStack(context: context, name: "InnerStack")
         try tabsStack.push(Screen(name: "Inner", view: ScriptedView(elements: [
-            .text("Hi", id: "hi"), .toggle("t", title: "T", isOn: true), .textField("q", placeholder: "Q", value: "v"),
+            .text("Hi", id: "hi"), .text("say \"hi\"\n\\ \u{01} to a longer line of more than thirty-two bytes", id: "quoted"),
+            .toggle("t", title: "T", isOn: true), .textField("q", placeholder: "Q", value: "v"),
             .list("l", items: [.item("i1", title: "One", detail: "first")]), .spinner(isSpinning: false), .image("logo"),
         ]), owner: root, context: context))
         let tabs = TabContainer(context: context, tabs: [.init(title: "Inner", stack: tabsStack)], owner: root)
