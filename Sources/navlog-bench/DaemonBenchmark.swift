@@ -15,6 +15,9 @@ enum DaemonBenchmark {
         var p99Milliseconds: Double
         var ceilingPerSecond: Double
         var ceilingP99Milliseconds: Double
+        /// CPU time of the whole process (clients, server, journal writer) per request, in µs.
+        var cpuMicrosecondsPerAction: Double
+        var ceilingCPUMicrosecondsPerRequest: Double
         var memoryPerSessionKB: Double
     }
 
@@ -46,7 +49,9 @@ enum DaemonBenchmark {
         }
         ceiling.close()
         return Result(actionsPerSecond: load.perSecond, p50Milliseconds: load.p50, p99Milliseconds: load.p99,
-                      ceilingPerSecond: ceilingLoad.perSecond, ceilingP99Milliseconds: ceilingLoad.p99, memoryPerSessionKB: memory)
+                      ceilingPerSecond: ceilingLoad.perSecond, ceilingP99Milliseconds: ceilingLoad.p99,
+                      cpuMicrosecondsPerAction: load.cpuMicrosecondsPerRequest, ceilingCPUMicrosecondsPerRequest: ceilingLoad.cpuMicrosecondsPerRequest,
+                      memoryPerSessionKB: memory)
     }
 
     // MARK: - Load
@@ -60,6 +65,7 @@ enum DaemonBenchmark {
         var perSecond: Double
         var p50: Double
         var p99: Double
+        var cpuMicrosecondsPerRequest: Double
     }
 
     /// Runs `clients` threads, each on its own connection, sending requests for `seconds`.
@@ -69,6 +75,7 @@ enum DaemonBenchmark {
         let failures = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let start = monotonicSeconds()
+        let cpuStart = processCPUSeconds()
         for _ in 0..<clients {
             Thread.detachNewThread {
                 defer { done.signal() }
@@ -92,12 +99,14 @@ enum DaemonBenchmark {
         }
         for _ in 0..<clients { done.wait() }
         let elapsed = monotonicSeconds() - start
+        let cpu = processCPUSeconds() - cpuStart
         if let failure = failures.withLock({ $0.first }) { throw HTTPClientError(detail: "a load client failed: \(failure)") }
         var sorted = latencies.withLock { $0 }
         sorted.sort()
         guard !sorted.isEmpty else { throw HTTPClientError(detail: "no request completed in \(elapsed) s") }
         return Load(perSecond: Double(sorted.count) / elapsed, p50: Double(sorted[sorted.count / 2]) / 1e6,
-                    p99: Double(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) / 1e6)
+                    p99: Double(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) / 1e6,
+                    cpuMicrosecondsPerRequest: cpu / Double(sorted.count) * 1e6)
     }
 
     /// Resident memory added per idle session, in KiB, over `count` sessions.
@@ -110,6 +119,13 @@ enum DaemonBenchmark {
             guard reply.status == 201 else { throw HTTPClientError(detail: "session not created: \(reply.status)") }
         }
         return Double(residentBytes() - before) / Double(count) / 1024
+    }
+
+    /// User and system CPU time of every thread of the process so far.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     static func residentBytes() -> Int {

@@ -36,7 +36,7 @@ final class SessionTests: XCTestCase {
                         try await session.perform(.action(element: "detail", value: nil))
                         try await session.perform(.back)
                     }
-                    await session.end()
+                    session.end()
                 }
             }
             try await group.waitForAll()
@@ -79,9 +79,74 @@ final class SessionTests: XCTestCase {
         let session = try Session(id: "s-1", app: DemoApp.definition, parameters: try DemoApp.definition.resolveParameters(["latency_ms": "1"]), sink: sink, timeMode: .realTime)
         // The first command arms the wake-up; after it, the load completes on its own.
         try await session.perform(.wait(nanoseconds: 5_000_000))
-        let state = await session.state()
+        let state = session.state()
         XCTAssertEqual(state.visible?.elements.element(withID: "items")?.children?.count, 2)
-        await session.end()
+        session.end()
+    }
+
+    func testCommandsFromManyThreadsRunOneAtATimeInOrderPerSession() throws {
+        let sink = MemoryEventSink()
+        let sessions = try (1...4).map { number in
+            try Session(id: "s-\(number)", app: DemoApp.definition, parameters: try DemoApp.definition.resolveParameters([:]), sink: sink, timeMode: .virtual)
+        }
+        // Eight threads, two per session, each sending its commands straight from its thread.
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let session = sessions[index % sessions.count]
+            for _ in 0..<20 {
+                _ = try? session.performNow(.action(element: "detail", value: nil))
+                _ = try? session.performNow(.back)
+            }
+        }
+        for session in sessions { session.end() }
+        for (session, events) in Dictionary(grouping: sink.events, by: \.session) {
+            XCTAssertEqual(events.map(\.sessionSeq), Array(1...UInt64(events.count)), "\(session) events out of order")
+            XCTAssertGreaterThan(events.filter { $0.kind == .screenPush }.count, 1, session)
+            XCTAssertEqual(events.last?.kind, .sessionEnd)
+        }
+        XCTAssertEqual(Set(sink.events.map(\.session)).count, 4)
+    }
+
+    func testEndedSessionsAreFreed() async throws {
+        let registry = SessionRegistry(catalog: try AppCatalog([DemoApp.definition]), sink: NullEventSink(), maximumSessions: 4, timeMode: .realTime)
+        weak var ended: Session?
+        do {
+            let session = try await registry.create(appName: "demo", parameters: ["latency_ms": "50"])
+            try session.performNow(.action(element: "detail", value: nil))
+            ended = session
+            try await registry.end(session.id)
+        }
+        XCTAssertNil(ended, "an ended session is still referenced")
+        // What the session held goes with it: its sink is referenced only by its runtime.
+        weak var sink: MemoryEventSink?
+        do {
+            let memory = MemoryEventSink()
+            sink = memory
+            let session = try Session(id: "s-9", app: DemoApp.definition, parameters: try DemoApp.definition.resolveParameters([:]),
+                                      sink: memory, timeMode: .realTime)
+            try session.performNow(.action(element: "detail", value: nil))
+            session.end()
+        }
+        XCTAssertNil(sink, "an ended session's runtime is still referenced")
+    }
+
+    func testRealTimeWaitHoldsNoLockWhileItSleeps() async throws {
+        let session = try Session(id: "s-1", app: DemoApp.definition, parameters: try DemoApp.definition.resolveParameters(["latency_ms": "0"]),
+                                  sink: NullEventSink(), timeMode: .realTime)
+        XCTAssertTrue(session.waits(.wait(nanoseconds: 1_000_000)))
+        XCTAssertFalse(session.waits(.wait(nanoseconds: 0)))
+        XCTAssertFalse(session.waits(.back))
+        let waiting = Task { try await session.perform(.wait(nanoseconds: 30_000_000_000)) }
+        // While the long wait sleeps, the same session answers at once; then the wait is cancelled.
+        let state = try session.performNow(.action(element: "detail", value: nil))
+        XCTAssertEqual(state.visible?.id, "Detail#1")
+        waiting.cancel()
+        do {
+            _ = try await waiting.value
+            XCTFail("a cancelled wait throws")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        session.end()
     }
 }
 

@@ -67,6 +67,33 @@ final class EventModelTests: XCTestCase {
         for value: Int64 in [1, 999_999_999, 1_796_119_200_123_456_789, -1_500_000_000] {
             XCTAssertEqual(Event.parseTime(Event.formatTime(value)), value)
         }
+        XCTAssertEqual(Event.formatTime(1_796_119_200_123_456_789, fractionDigits: 3), "2026-12-01T10:00:00.123Z")
+        XCTAssertEqual(Event.formatTime(-1_500_000_000, fractionDigits: 0), "1969-12-31T23:59:58Z")
+        XCTAssertEqual(Event.formatTime(-1_500_000_000), "1969-12-31T23:59:58.500000000Z")
+    }
+
+    func testCalendarFieldsEqualGmtimeAcrossTheWholeRange() {
+        // Edges (epoch, leap days, century years, the ends of Int64 nanoseconds) and a seeded
+        // spread over 1677-2262, each against the C library.
+        var seconds: [Int64] = [0, -1, 86_399, 86_400, -86_400, -86_401, 951_782_400, 951_868_799, 4_107_542_400,
+                                 -2_208_988_800, 946_684_799, 1_796_119_200, Int64.max / 1_000_000_000, Int64.min / 1_000_000_000]
+        var state: UInt64 = 7
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            seconds.append(Int64(bitPattern: state >> 1) % (Int64.max / 1_000_000_000))
+            seconds.append(-Int64(state >> 40))
+        }
+        for value in seconds {
+            var time = time_t(value)
+            var parts = tm()
+            gmtime_r(&time, &parts)
+            let fields = UTCDateTime(secondsSince1970: value)
+            let expected = [Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour),
+                            Int(parts.tm_min), Int(parts.tm_sec), Int(parts.tm_wday)]
+            let actual = [fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second, fields.weekday]
+            XCTAssertEqual(actual, expected, "\(value)")
+            if actual != expected { return }
+        }
     }
 
     func testJSONValueParsesAndSerializes() throws {
@@ -131,7 +158,8 @@ final class NavigationStateJSONTests: XCTestCase {
         try root.coordinate(to: ScreenCoordinator(context: context, stack: root.stack, screenName: "Detail"))
         let tabsStack = NavigationStack(context: context, name: "InnerStack")
         try tabsStack.push(Screen(name: "Inner", view: ScriptedView(elements: [
-            .text("Hi", id: "hi"), .toggle("t", title: "T", isOn: true), .textField("q", placeholder: "Q", value: "v"),
+            .text("Hi", id: "hi"), .text("say \"hi\"\n\\ \u{01} to a longer line of more than thirty-two bytes", id: "quoted"),
+            .toggle("t", title: "T", isOn: true), .textField("q", placeholder: "Q", value: "v"),
             .list("l", items: [.item("i1", title: "One", detail: "first")]), .spinner(isSpinning: false), .image("logo"),
         ]), owner: root, context: context))
         let tabs = TabContainer(context: context, tabs: [.init(title: "Inner", stack: tabsStack)], owner: root)
@@ -142,6 +170,9 @@ final class NavigationStateJSONTests: XCTestCase {
         XCTAssertEqual(state.jsonValue(), try JSONValue(encoding: state))
         XCTAssertNotNil(state.jsonValue()["window"]?["modals"]?.arrayValue?.first?["content"]?["tabs"])
         XCTAssertEqual(try state.jsonValue().decode(NavigationState.self), state)
+        var bytes: [UInt8] = []
+        state.write(to: &bytes)
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), state.jsonValue().serialized())
     }
 }
 

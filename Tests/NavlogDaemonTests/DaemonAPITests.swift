@@ -1,6 +1,7 @@
 import Foundation
 import Navigation
 import NavlogDaemon
+import Synchronization
 import XCTest
 
 /// The HTTP API of a running `navlogd`, driven with curl.
@@ -78,6 +79,29 @@ final class DaemonAPITests: XCTestCase {
         XCTAssertEqual(try json(refused.body)["error"]?.stringValue, "session_limit")
         XCTAssertEqual(try daemon.request("DELETE", "/v1/sessions/s-1").status, 200)
         XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#).status, 201)
+    }
+
+    func testAWaitHoldsUpNeitherItsSessionNorOthers() throws {
+        let daemon = try DaemonHarness(self)
+        let waiting = try XCTUnwrap(json(daemon.request("POST", "/v1/sessions", body: #"{"app": "master-detail"}"#).body)["id"]?.stringValue)
+        let other = try XCTUnwrap(json(daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#).body)["id"]?.stringValue)
+        let isWaitAnswered = Atomic<Bool>(false)
+        let waitStatus = Atomic<Int>(0)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { [socketPath = daemon.socketPath] in
+            let connection = try? HTTPClientConnection(unixSocket: socketPath, timeoutSeconds: 20)
+            let reply = try? connection?.send("POST", "/v1/sessions/\(waiting)/actions", body: Array(#"{"type": "wait", "ms": 3000}"#.utf8))
+            waitStatus.store(reply?.status ?? -1, ordering: .sequentiallyConsistent)
+            isWaitAnswered.store(true, ordering: .sequentiallyConsistent)
+        }
+        // While the wait sleeps, its own session and another one are answered at once.
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions/\(other)/actions", body: #"{"type": "select_tab", "tab": "Settings"}"#).status, 200)
+        let acted = try daemon.request("POST", "/v1/sessions/\(waiting)/actions", body: #"{"element": "next-day"}"#)
+        XCTAssertEqual(acted.status, 200, acted.body)
+        XCTAssertEqual(try daemon.request("GET", "/v1/sessions/\(waiting)").status, 200)
+        XCTAssertFalse(isWaitAnswered.load(ordering: .sequentiallyConsistent), "the 3 s wait answered before requests sent during it")
+        XCTAssertEqual(group.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(waitStatus.load(ordering: .sequentiallyConsistent), 200)
     }
 
     func testTokenIsRequiredWhenConfigured() throws {

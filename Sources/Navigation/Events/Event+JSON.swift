@@ -58,21 +58,48 @@ extension Event {
 
     // MARK: - Time
 
-    /// Formats nanoseconds since the epoch as RFC 3339 UTC with nine fractional digits.
-    public static func formatTime(_ nanoseconds: Int64) -> String {
+    /// Formats nanoseconds since the epoch as RFC 3339 UTC with `fractionDigits` fractional
+    /// digits (0 to 9, truncated; 0 writes no fraction): `2026-12-01T10:00:00.123456789Z`.
+    public static func formatTime(_ nanoseconds: Int64, fractionDigits: Int = 9) -> String {
         let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000
-        let fraction = nanoseconds - seconds * 1_000_000_000
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        let fraction = Int(nanoseconds - seconds * 1_000_000_000)
+        let time = UTCDateTime(secondsSince1970: seconds)
+        let digits = min(max(fractionDigits, 0), 9)
+        let length = 20 + (digits > 0 ? digits + 1 : 0)
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var index = 0
+            func put(_ value: Int, width: Int) {
+                var value = value
+                for position in stride(from: index + width - 1, through: index, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                index += width
+            }
+            func put(_ character: Unicode.Scalar) {
+                buffer[index] = UInt8(ascii: character)
+                index += 1
+            }
+            put(time.year, width: 4)
+            put("-")
+            put(time.month, width: 2)
+            put("-")
+            put(time.day, width: 2)
+            put("T")
+            put(time.hour, width: 2)
+            put(":")
+            put(time.minute, width: 2)
+            put(":")
+            put(time.second, width: 2)
+            if digits > 0 {
+                put(".")
+                var scaled = fraction
+                for _ in digits..<9 { scaled /= 10 }
+                put(scaled, width: digits)
+            }
+            put("Z")
+            return index
         }
-        let fractionText = String(fraction)
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
-            + String(repeating: "0", count: 9 - fractionText.count) + fractionText + "Z"
     }
 
     /// Parses an RFC 3339 time (`Z` or a numeric offset, any number of fractional digits)

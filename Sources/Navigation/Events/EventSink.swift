@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Where the runtime sends every event it records.
 ///
@@ -11,21 +11,27 @@ public protocol EventSink: AnyObject, Sendable {
 }
 
 /// A sink that keeps every event in memory, in order; for tests and short runs.
-public final class MemoryEventSink: EventSink {
-    private let storage = Mutex<[Event]>([])
+///
+/// `@unchecked Sendable`: `storage` is touched only under `lock`. An `NSLock` (a pthread
+/// mutex) rather than `Mutex`: sessions now record from many threads at once, and
+/// ThreadSanitizer does not see `Mutex`'s contended path (a futex in the uninstrumented
+/// runtime), so `scripts/tsan` reported this sink's appends as races.
+public final class MemoryEventSink: EventSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Event] = []
 
     public init() {}
 
     public func record(_ event: Event) {
-        storage.withLock { $0.append(event) }
+        lock.withLock { storage.append(event) }
     }
 
     /// The events recorded so far, in arrival order.
-    public var events: [Event] { storage.withLock { $0 } }
+    public var events: [Event] { lock.withLock { storage } }
 
     /// Forgets every event recorded so far.
     public func removeAll() {
-        storage.withLock { $0.removeAll() }
+        lock.withLock { storage.removeAll() }
     }
 }
 

@@ -25,9 +25,7 @@ struct JSONValueEncoder {
 
     /// `2026-12-01T10:00:00Z`, as `ISO8601DateFormatter` writes it (whole seconds, rounded down).
     static func iso8601(_ date: Date) -> String {
-        let nanoseconds = Int64((date.timeIntervalSince1970 * 1e9).rounded(.down))
-        let text = Event.formatTime(nanoseconds - (((nanoseconds % 1_000_000_000) + 1_000_000_000) % 1_000_000_000))
-        return String(text.prefix(19)) + "Z"
+        Event.formatTime(Int64((date.timeIntervalSince1970 * 1e9).rounded(.down)), fractionDigits: 0)
     }
 
     /// Where one encoded value goes; containers hold slots of their members.
@@ -72,24 +70,33 @@ private struct ValueEncoder: Encoder {
     }
 }
 
-private func primitive(_ value: some Encodable) -> JSONValue? {
-    switch value {
-    case let value as String: .string(value)
-    case let value as Bool: .bool(value)
-    case let value as Int: .int(Int64(value))
-    case let value as Int8: .int(Int64(value))
-    case let value as Int16: .int(Int64(value))
-    case let value as Int32: .int(Int64(value))
-    case let value as Int64: .int(value)
-    case let value as UInt: value <= UInt(Int64.max) ? .int(Int64(value)) : .double(Double(value))
-    case let value as UInt8: .int(Int64(value))
-    case let value as UInt16: .int(Int64(value))
-    case let value as UInt32: .int(Int64(value))
-    case let value as UInt64: value <= UInt64(Int64.max) ? .int(Int64(value)) : .double(Double(value))
-    case let value as Double: .double(value)
-    case let value as Float: .double(Double(value))
-    default: nil
+/// The JSON of `value` when it is a number, string, boolean or date, nil for anything else.
+///
+/// Compares the type first: a failing `as` cast walks the runtime's conversions, and a
+/// struct's members would otherwise try a dozen of them each.
+private func primitive<T: Encodable>(_ value: T) -> JSONValue? {
+    if T.self == String.self { return .string(value as! String) }
+    if T.self == Int.self { return .int(Int64(value as! Int)) }
+    if T.self == Bool.self { return .bool(value as! Bool) }
+    if T.self == Double.self { return .double(value as! Double) }
+    if T.self == Date.self { return .string(JSONValueEncoder.iso8601(value as! Date)) }
+    if T.self == Int64.self { return .int(value as! Int64) }
+    if T.self == Int32.self { return .int(Int64(value as! Int32)) }
+    if T.self == Int16.self { return .int(Int64(value as! Int16)) }
+    if T.self == Int8.self { return .int(Int64(value as! Int8)) }
+    if T.self == UInt.self {
+        let value = value as! UInt
+        return value <= UInt(Int64.max) ? .int(Int64(value)) : .double(Double(value))
     }
+    if T.self == UInt64.self {
+        let value = value as! UInt64
+        return value <= UInt64(Int64.max) ? .int(Int64(value)) : .double(Double(value))
+    }
+    if T.self == UInt32.self { return .int(Int64(value as! UInt32)) }
+    if T.self == UInt16.self { return .int(Int64(value as! UInt16)) }
+    if T.self == UInt8.self { return .int(Int64(value as! UInt8)) }
+    if T.self == Float.self { return .double(Double(value as! Float)) }
+    return nil
 }
 
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {

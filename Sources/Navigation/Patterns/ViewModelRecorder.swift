@@ -38,7 +38,9 @@ struct ViewModelRecorder<Value: Codable & Equatable> {
         var changed: [JSONValue] = []
         var previous: [String: JSONValue] = [:]
         if case .object(let old) = snapshot, case .object(let new) = newSnapshot {
-            for key in Set(old.keys).union(new.keys).sorted() where old[key] != new[key] {
+            var keys = new.keys.filter { old[$0] != new[$0] } + old.keys.filter { new[$0] == nil }
+            keys.sort()
+            for key in keys {
                 changed.append(.string(key))
                 previous[key] = old[key] ?? .null
             }

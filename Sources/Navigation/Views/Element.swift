@@ -103,8 +103,9 @@ public struct Element: Codable, Equatable, Sendable {
     /// The first element with `id`, depth first.
     public func element(withID id: String) -> Element? {
         if self.id == id { return self }
-        for child in children ?? [] {
-            if let found = child.element(withID: id) { return found }
+        guard let children else { return nil }
+        for index in children.indices {  // by index: each child is read in place, not copied out
+            if let found = children[index].element(withID: id) { return found }
         }
         return nil
     }

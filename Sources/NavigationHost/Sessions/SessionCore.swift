@@ -12,7 +12,7 @@ public enum TimeMode: String, Sendable {
 /// The synchronous heart of a hosted session: one app's runtime, the commands a client may
 /// send it, and a picture of its state.
 ///
-/// A core is confined to one thread or actor: ``Session`` wraps it in an actor for the
+/// A core is confined to one thread at a time: ``Session`` guards it with a lock for the
 /// daemon, and ``ScenarioRunner`` and test stores drive it directly.
 public final class SessionCore {
     public let id: String

@@ -46,27 +46,27 @@ public actor SessionRegistry {
     public var count: Int { sessions.count }
 
     /// Ends session `id` and forgets it.
-    public func end(_ id: String, reason: String = "ended") async throws {
+    public func end(_ id: String, reason: String = "ended") throws {
         guard let session = sessions.removeValue(forKey: id) else { throw HostError.unknownSession(id) }
         index.withLock { $0[id] = nil }
-        await session.end(reason: reason)
+        session.end(reason: reason)
     }
 
     /// Ends every session.
-    public func endAll(reason: String) async {
+    public func endAll(reason: String) {
         let live = sessions
         sessions.removeAll()
         index.withLock { $0.removeAll() }
-        for (_, session) in live { await session.end(reason: reason) }
+        for (_, session) in live { session.end(reason: reason) }
     }
 
     /// Ends the sessions idle for longer than `timeout`; returns their ids.
-    public func endIdle(olderThan timeout: Duration) async -> [String] {
+    public func endIdle(olderThan timeout: Duration) -> [String] {
         var ended: [String] = []
-        for (id, session) in sessions where await session.lastActivity.duration(to: .now) > timeout {
+        for (id, session) in sessions where session.lastActivity.duration(to: .now) > timeout {
             sessions[id] = nil
             index.withLock { $0[id] = nil }
-            await session.end(reason: "idle timeout")
+            session.end(reason: "idle timeout")
             ended.append(id)
         }
         return ended.sorted()

@@ -20,7 +20,7 @@ extension DaemonAPI {
         let session = try await registry.create(appName: appName, parameters: parameters, attributes: ["origin": "api"])
         metrics.recordSessionCreated()
         try await makeDurable()
-        let state = await session.state()
+        let state = session.state()
         return try Self.sessionResponse(201, session, state: state, headers: [("Location", "/v1/sessions/\(session.id)")])
     }
 
@@ -28,7 +28,7 @@ extension DaemonAPI {
     func listSessions() async throws -> HTTPResponse {
         var sessions: [JSONValue] = []
         for session in await registry.all {
-            let idle = await session.lastActivity.duration(to: .now)
+            let idle = session.lastActivity.duration(to: .now)
             sessions.append([
                 "id": .string(session.id), "app": .string(session.appName),
                 "idle_seconds": .int(idle.components.seconds),
@@ -38,9 +38,9 @@ extension DaemonAPI {
     }
 
     /// `GET /v1/sessions/{id}`: the navigation state and the visible screen's rendering.
-    func describeSession(_ id: String) async throws -> HTTPResponse {
+    func describeSession(_ id: String) throws -> HTTPResponse {
         let session = try registry.session(id)
-        return try Self.sessionResponse(200, session, state: await session.state())
+        return try Self.sessionResponse(200, session, state: session.state())
     }
 
     /// `DELETE /v1/sessions/{id}`: ends the session (`session.end` is recorded).
@@ -56,23 +56,31 @@ extension DaemonAPI {
     /// Bodies: `{"element": ID, "value"?: TEXT|BOOL}` (the default type `action`),
     /// `{"type": "back"}`, `{"type": "dismiss"}`, `{"type": "select_tab", "tab": TITLE}`,
     /// `{"type": "wait", "ms": N}`.
-    func performAction(_ id: String, _ request: HTTPRequest) async throws -> HTTPResponse {
+    func performAction(_ id: String, _ request: HTTPRequest) throws -> Answer {
         let command = try parseCommand(request.body)
-        let session = try registry.session(id)
-        let state = try await session.perform(command)
-        try await makeDurable()
-        return try Self.sessionResponse(200, session, state: state)
+        return try run(command, on: try registry.session(id))
     }
 
     /// `POST /v1/sessions/{id}/deeplinks` with `{"url": URL}`: 200 and the state after it.
-    func followDeepLink(_ id: String, _ request: HTTPRequest) async throws -> HTTPResponse {
+    func followDeepLink(_ id: String, _ request: HTTPRequest) throws -> Answer {
         var body = try RequestBody(request.body)
         let url = try body.string("url", isRequired: true)!
         try body.finish()
-        let session = try registry.session(id)
-        let state = try await session.perform(.deepLink(url))
-        try await makeDurable()
-        return try Self.sessionResponse(200, session, state: state)
+        return try run(.deepLink(url), on: try registry.session(id))
+    }
+
+    /// Runs `command` now, on the caller's thread, and answers 200 with the state after it;
+    /// a real-time `wait` and `flush_per_request` durability answer later, after the wait or
+    /// the commit, so no server thread is held meanwhile.
+    func run(_ command: SessionCommand, on session: Session) throws -> Answer {
+        if !session.waits(command) && !settings.withLock({ $0.flushesPerRequest }) {
+            return .now(try Self.sessionResponse(200, session, state: try session.performNow(command)))
+        }
+        return .later {
+            let state = try await session.perform(command)
+            try await self.makeDurable()
+            return try Self.sessionResponse(200, session, state: state)
+        }
     }
 
     /// Reads an actions body into a command; 400 naming the field at fault.
@@ -107,6 +115,9 @@ extension DaemonAPI {
         return command
     }
 
+    /// The headers of a JSON answer, built once.
+    private static let jsonHeaders: [(name: String, value: String)] = [("Content-Type", "application/json")]
+
     /// `{"id", "app", "state"}` with the state written once, straight into the body (the
     /// state's hand-written JSON is what `JSONEncoder` would give, several times faster).
     static func sessionResponse(_ status: Int, _ session: Session, state: NavigationState,
@@ -118,8 +129,8 @@ extension DaemonAPI {
         body += ",\"id\":".utf8
         JSONValue.writeString(session.id, to: &body)
         body += ",\"state\":".utf8
-        state.jsonValue().write(to: &body)
+        state.write(to: &body)
         body += "}\n".utf8
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: body)
+        return HTTPResponse(status: status, headers: headers.isEmpty ? jsonHeaders : jsonHeaders + headers, body: body)
     }
 }

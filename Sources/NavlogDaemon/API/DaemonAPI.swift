@@ -38,8 +38,12 @@ struct LiveSettings: Sendable {
 
 /// The HTTP API: routes each request to its handler, checks the token, and counts.
 ///
-/// Handlers that touch sessions run as deferred replies on the Swift concurrency pool; the
-/// rest answer on the server's thread.
+/// Most requests are answered on the server's thread that read them, with no hop to another
+/// thread: actions, deep links and session states run the session there (``Session`` is
+/// guarded by a lock, held only while the command runs). What has to wait is deferred to the
+/// Swift concurrency pool while its connection is suspended: a real-time `wait`, a request
+/// under `flush_per_request` durability (it waits for the commit), and what needs the
+/// registry's executor (creating, listing and ending sessions, health, metrics).
 public final class DaemonAPI: Sendable {
     let catalog: AppCatalog
     let registry: SessionRegistry
@@ -67,16 +71,49 @@ public final class DaemonAPI: Sendable {
     // MARK: - Routing
 
     /// The route template of `path` for metrics and dispatch: `/v1/sessions/{id}/actions`.
+    ///
+    /// Reads the path's bytes in place: every request is routed twice (to answer it and to
+    /// count it), and splitting it into `String`s cost more than the rest of the routing.
     static func route(of path: String) -> (template: String, id: String?) {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        switch parts.count {
-        case 1 where parts[0] == "metrics": return ("/metrics", nil)
-        case 2 where parts[0] == "v1" && ["health", "apps", "sessions", "events"].contains(parts[1]): return ("/v1/" + parts[1], nil)
-        case 3 where parts[0] == "v1" && parts[1] == "journal" && parts[2] == "rotate": return ("/v1/journal/rotate", nil)
-        case 3 where parts[0] == "v1" && parts[1] == "sessions": return ("/v1/sessions/{id}", parts[2])
-        case 4 where parts[0] == "v1" && parts[1] == "sessions" && ["actions", "deeplinks"].contains(parts[3]):
-            return ("/v1/sessions/{id}/" + parts[3], parts[2])
-        default: return ("other", nil)
+        var path = path
+        return path.withUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 5) { parts in
+                // The non-empty segments between slashes; a fifth one means no route matches.
+                var count = 0
+                var index = 0
+                while count < 5 {
+                    while index < bytes.count && bytes[index] == UInt8(ascii: "/") { index += 1 }
+                    guard index < bytes.count else { break }
+                    let start = index
+                    while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }
+                    parts[count] = start..<index
+                    count += 1
+                }
+                func part(_ number: Int, is word: StaticString) -> Bool {
+                    let range = parts[number]
+                    return range.count == word.utf8CodeUnitCount
+                        && memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, range.count) == 0
+                }
+                func id() -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[2]]), as: UTF8.self) }
+                switch count {
+                case 1 where part(0, is: "metrics"):
+                    return ("/metrics", nil)
+                case 2 where part(0, is: "v1"):
+                    if part(1, is: "health") { return ("/v1/health", nil) }
+                    if part(1, is: "apps") { return ("/v1/apps", nil) }
+                    if part(1, is: "sessions") { return ("/v1/sessions", nil) }
+                    if part(1, is: "events") { return ("/v1/events", nil) }
+                case 3 where part(0, is: "v1"):
+                    if part(1, is: "journal") && part(2, is: "rotate") { return ("/v1/journal/rotate", nil) }
+                    if part(1, is: "sessions") { return ("/v1/sessions/{id}", id()) }
+                case 4 where part(0, is: "v1") && part(1, is: "sessions"):
+                    if part(3, is: "actions") { return ("/v1/sessions/{id}/actions", id()) }
+                    if part(3, is: "deeplinks") { return ("/v1/sessions/{id}/deeplinks", id()) }
+                default:
+                    break
+                }
+                return ("other", nil)
+            }
         }
     }
 
@@ -103,32 +140,63 @@ public final class DaemonAPI: Sendable {
         case ("/v1/sessions", "POST"): return deferred(request) { try await self.createSession(request) }
         case ("/v1/sessions", _): return deferred(request) { try await self.listSessions() }
         case ("/v1/sessions/{id}", "DELETE"): return deferred(request) { try await self.endSession(id!) }
-        case ("/v1/sessions/{id}", _): return deferred(request) { try await self.describeSession(id!) }
-        case ("/v1/sessions/{id}/actions", _): return deferred(request) { try await self.performAction(id!, request) }
-        case ("/v1/sessions/{id}/deeplinks", _): return deferred(request) { try await self.followDeepLink(id!, request) }
+        case ("/v1/sessions/{id}", _): return admit(request) { .now(try self.describeSession(id!)) }
+        case ("/v1/sessions/{id}/actions", _): return admit(request) { try self.performAction(id!, request) }
+        case ("/v1/sessions/{id}/deeplinks", _): return admit(request) { try self.followDeepLink(id!, request) }
         case ("/v1/journal/rotate", _): return deferred(request) { try await self.rotateJournal() }
         default: return streamEvents(request)
         }
     }
 
+    /// How a handler answers: now, on the server's thread, or later, while the connection waits.
+    enum Answer {
+        case now(HTTPResponse)
+        case later(@Sendable () async throws -> HTTPResponse)
+    }
+
     /// Runs `work` as a deferred reply counted in ``inFlight``; while draining, answers 503.
     func deferred(_ request: HTTPRequest, isAllowedWhileDraining: Bool = false,
                   _ work: @escaping @Sendable () async throws -> HTTPResponse) -> HTTPReply {
+        admit(request, isAllowedWhileDraining: isAllowedWhileDraining) { .later(work) }
+    }
+
+    /// Runs `decide` on the server's thread, counted in ``inFlight`` until its answer is given
+    /// (a later one included); while draining, answers 503. A thrown error becomes its API
+    /// error response.
+    func admit(_ request: HTTPRequest, isAllowedWhileDraining: Bool = false, _ decide: () throws -> Answer) -> HTTPReply {
         inFlight.add(1, ordering: .sequentiallyConsistent)
         guard isAllowedWhileDraining || state.load(ordering: .sequentiallyConsistent) == .running else {
             inFlight.subtract(1, ordering: .sequentiallyConsistent)
             return .response(APIError.shuttingDown.response)
         }
-        return .deferred {
-            defer { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) }
-            do {
-                return try await work()
-            } catch {
-                let apiError = APIError.from(error)
-                if apiError.status >= 500 { self.log.error("request failed", ["path": request.path, "error": "\(error)"]) }
-                return apiError.response
+        let answer: Answer
+        do {
+            answer = try decide()
+        } catch {
+            inFlight.subtract(1, ordering: .sequentiallyConsistent)
+            return .response(errorResponse(error, request))
+        }
+        switch answer {
+        case .now(let response):
+            inFlight.subtract(1, ordering: .sequentiallyConsistent)
+            return .response(response)
+        case .later(let work):
+            return .deferred {
+                defer { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                do {
+                    return try await work()
+                } catch {
+                    return self.errorResponse(error, request)
+                }
             }
         }
+    }
+
+    /// The response for a handler's error; a 5xx is logged.
+    func errorResponse(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
+        let apiError = APIError.from(error)
+        if apiError.status >= 500 { log.error("request failed", ["path": request.path, "error": "\(error)"]) }
+        return apiError.response
     }
 
     /// The 401 for a request without the configured token, nil when it may pass.

@@ -5,7 +5,8 @@ import Navigation
 /// with the field's path, as 400 errors.
 struct RequestBody {
     private let members: [String: JSONValue]
-    private var known: Set<String> = []
+    /// The fields asked for; a few, so an array beats hashing into a set.
+    private var known: [String] = []
 
     /// Parses `bytes` as one JSON object; an empty body reads as `{}` when `isEmptyAllowed`.
     init(_ bytes: [UInt8], isEmptyAllowed: Bool = false) throws {
@@ -28,7 +29,7 @@ struct RequestBody {
 
     /// The string field `key`; nil when absent and not `isRequired`.
     mutating func string(_ key: String, isRequired: Bool = false) throws -> String? {
-        known.insert(key)
+        known.append(key)
         guard let value = members[key] else {
             if isRequired { throw APIError.invalidField(key, "a string (required)", got: nil) }
             return nil
@@ -39,7 +40,7 @@ struct RequestBody {
 
     /// The field `key` as raw JSON, nil when absent.
     mutating func value(_ key: String) -> JSONValue? {
-        known.insert(key)
+        known.append(key)
         return members[key]
     }
 
@@ -59,7 +60,8 @@ struct RequestBody {
 
     /// Refuses the fields nobody asked for.
     func finish() throws {
-        guard let unknown = Set(members.keys).subtracting(known).sorted().first else { return }
-        throw APIError(status: 400, code: "unknown_field", detail: "unknown field '\(unknown)'; fields: \(known.sorted().joined(separator: ", "))")
+        guard let unknown = members.keys.filter({ !known.contains($0) }).min() else { return }
+        throw APIError(status: 400, code: "unknown_field",
+                       detail: "unknown field '\(unknown)'; fields: \(Set(known).sorted().joined(separator: ", "))")
     }
 }

@@ -4,13 +4,16 @@ import Synchronization
 
 /// The owner of one `MHD_Daemon*`: an HTTP/1.1 server on a socket the caller bound.
 ///
-/// MHD runs its own polling threads (epoll, a small pool). Each request's final call goes to
-/// `handler`; a ``HTTPReply/deferred(_:)`` reply suspends the connection
+/// MHD runs its own polling threads (epoll, a pool of ``Settings/threadCount``). Each
+/// request's final call goes to `handler` on its connection's thread: a
+/// ``HTTPReply/response(_:)`` is queued right there, with no hop to another thread; a
+/// ``HTTPReply/deferred(_:)`` reply suspends the connection
 /// ([MHD_suspend_connection](https://www.gnu.org/software/libmicrohttpd/manual/html_node/microhttpd_002dflow.html))
 /// until its task completes, so no MHD thread ever waits on Swift concurrency.
 ///
 /// `@unchecked Sendable`: `daemon` is written in `init` and in ``close()`` (under `lifecycle`),
-/// the live exchanges and the stopping flag are behind `registry`, the rest is immutable.
+/// the live exchanges and the stopping flag are behind `registry` (the flag is mirrored in an
+/// atomic for reads), the rest is immutable.
 public final class MicroHTTPDaemon: @unchecked Sendable {
     /// Settings of one server.
     public struct Settings: Sendable {
@@ -18,10 +21,16 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         public var maximumBodyBytes: @Sendable () -> Int
         /// A connection idle this long is closed.
         public var connectionTimeoutSeconds: Int
-        /// MHD's per-connection memory (headers and buffers).
-        public var connectionMemoryBytes = 64 * 1024
+        /// MHD's per-connection memory (headers and buffers; bodies are copied out as they
+        /// arrive). MHD zeroes all of it after every request on a kept-alive connection, so
+        /// this stays at MHD's own default.
+        public var connectionMemoryBytes = 32 * 1024
         public var connectionLimit = 1024
-        public var threadCount = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        /// MHD's worker threads. Requests run their sessions on these threads, and MHD keeps
+        /// each connection on the thread that accepted it, so twice the cores (up to 8): a
+        /// thread that drew more busy connections, or waits on a session's lock or a full
+        /// journal queue, leaves the others serving.
+        public var threadCount = max(2, min(8, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
         public init(maximumBodyBytes: @escaping @Sendable () -> Int, connectionTimeoutSeconds: Int) {
             self.maximumBodyBytes = maximumBodyBytes
@@ -48,6 +57,8 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     }
 
     private let registry = Mutex(Registry())
+    /// `registry.isStopping`, readable without the lock: every request reads it twice.
+    private let stopping = Atomic<Bool>(false)
 
     /// Starts serving on `listenDescriptor`, a bound, listening socket the server then owns.
     public init(listenDescriptor: Int32, settings: Settings, log: Logger, handler: @escaping Handler, observer: @escaping Observer) throws {
@@ -90,6 +101,7 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     public func close(answeringWith response: HTTPResponse) {
         let live = registry.withLock { registry in
             registry.isStopping = true
+            stopping.store(true, ordering: .sequentiallyConsistent)
             return Array(registry.live.values)
         }
         for exchange in live { exchange.stop(answeringWith: response) }
@@ -125,7 +137,7 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         _ = registry.withLock { $0.live.removeValue(forKey: ObjectIdentifier(exchange)) }
     }
 
-    var isStopping: Bool { registry.withLock { $0.isStopping } }
+    var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 }
 
 /// A libmicrohttpd call that failed, with what was attempted.
