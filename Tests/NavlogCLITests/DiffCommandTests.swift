@@ -106,9 +106,15 @@ final class DiffCommandTests: XCTestCase {
         let metrics = try XCTUnwrap(json(regressed.stdout)["metrics"]?.arrayValue)
         let dwell = try XCTUnwrap(metrics.first { $0["family"] == "dwell" && $0["name"] == "Articles" })
         XCTAssertEqual(dwell["status"], "regression")
-        XCTAssertEqual(dwell["test"], "mann-whitney exact")
-        // Seven against seven, completely separated: 2 / C(14, 7).
-        XCTAssertEqual(try XCTUnwrap(dwell["p_value"]?.doubleValue), 2.0 / 3432, accuracy: 1e-12)
+        // Seven against seven, completely separated: 2 / C(14, 7) exactly. Dwell samples are
+        // whole microseconds of virtual waits plus a little real time, so two runs of a side
+        // can tie; the test then falls back to the normal approximation, which says about the same.
+        let pValue = try XCTUnwrap(dwell["p_value"]?.doubleValue)
+        switch dwell["test"] {
+        case "mann-whitney exact": XCTAssertEqual(pValue, 2.0 / 3432, accuracy: 1e-12)
+        case "mann-whitney normal": XCTAssertLessThan(pValue, 0.003)
+        default: XCTFail("unexpected test \(String(describing: dwell["test"]))")
+        }
         XCTAssertLessThan(try XCTUnwrap(dwell["adjusted_p_value"]?.doubleValue), 0.05)
         XCTAssertGreaterThan(try XCTUnwrap(dwell["relative_change"]?.doubleValue), 0.9)
         let convert = try XCTUnwrap(metrics.first { $0["family"] == "time_to_convert" })
