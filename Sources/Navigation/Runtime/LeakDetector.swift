@@ -133,6 +133,7 @@ public struct SessionScan: Sendable {
     }
 
     mutating func flushLingering() {
+        guard !lastScreenGone.isEmpty else { return }
         for (owner, gone) in lastScreenGone.sorted(by: { $0.value.seq < $1.value.seq }) where finished[owner] == nil {
             leaks.append(.init(kind: .outlivedScreens, session: session, subject: owner, screen: gone.screen, sessionSeq: gone.seq))
         }
