@@ -64,7 +64,11 @@ extension JournalWriter {
             if let last = outcome.committedSeq { state.committedSeq = max(state.committedSeq, last) }
             if let error = outcome.error ?? rotationError ?? finalError { state.lastError = error.description }
             state.currentFile = fileWriter?.path ?? ""
-            for waiter in waiters { finish(waiter, failure: outcome.error) }
+            if let error = outcome.error, let first = batch.first?.seq, let last = batch.last?.seq {
+                failedWrites.append((min(first, last)...max(first, last), error))
+                if failedWrites.count > Self.failedWriteMemory { failedWrites.removeFirst(failedWrites.count - Self.failedWriteMemory) }
+            }
+            for waiter in waiters { finish(waiter, failure: outcome.error ?? earlierFailure(covering: waiter.covered)) }
             for waiter in rotationRequests { finish(waiter, failure: outcome.error ?? rotationError) }
             if closing {
                 closeError = finalError
@@ -98,6 +102,12 @@ extension JournalWriter {
             }
             lock.wait(Self.workAvailable, untilMonotonic: due)
         }
+    }
+
+    /// The error of a failed batch that held an event of `seqs`, if any.
+    private func earlierFailure(covering seqs: ClosedRange<UInt64>?) -> JournalError? {
+        guard let seqs else { return nil }
+        return failedWrites.last { $0.seqs.overlaps(seqs) }?.error
     }
 
     private func finish(_ waiter: FlushWaiter, failure: JournalError?) {

@@ -49,6 +49,11 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     var isFinished = false
     var closeError: JournalError?
     var state = JournalMetrics()
+    /// The seq ranges of the latest batches whose commit failed, with the error (at most
+    /// ``failedWriteMemory``): a flush fails when one of them holds an event it covers, even
+    /// when the writer had taken that batch before the flush was asked for.
+    var failedWrites: [(seqs: ClosedRange<UInt64>, error: JournalError)] = []
+    static let failedWriteMemory = 1024
 
     // MARK: Writer thread
 
@@ -133,6 +138,14 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
 
     // MARK: - Flushing
 
+    /// The seq of the last event recorded so far (0 before any). Read it before recording
+    /// something, and ``flush(after:)`` with it covers what was recorded since.
+    public var lastRecordedSeq: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return nextSeq - 1
+    }
+
     /// Waits until everything enqueued before the call is committed; returns the highest committed seq.
     ///
     /// Throws the write error when a batch this flush waited for failed (its events are then
@@ -142,9 +155,13 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
         try waitForWriter(rotating: false)
     }
 
-    /// Awaits until everything enqueued before the call is committed; returns the highest committed seq.
+    /// Awaits until everything enqueued before the call is committed; returns the highest
+    /// committed seq. Throws the write error when a batch this flush waited for failed; with
+    /// `floor`, also when an event with a seq above it, enqueued before the call, was lost to
+    /// a failed write the writer attempted before the call. A caller that reads
+    /// ``lastRecordedSeq`` before recording and passes it here hears of every one of its events.
     @discardableResult
-    public func flush() async throws -> UInt64 {
+    public func flush(after floor: UInt64? = nil) async throws -> UInt64 {
         let waiter = FlushWaiter()
         return try await withCheckedThrowingContinuation { continuation in
             lock.lock()
@@ -153,6 +170,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
                 continuation.resume(throwing: JournalError.closed(path: configuration.directory))
                 return
             }
+            if let floor { waiter.covers(after: floor, through: nextSeq - 1) }
             waiter.continuation = continuation
             flushWaiters.append(waiter)
             lock.signal(Self.workAvailable)
@@ -225,6 +243,12 @@ final class FlushWaiter: @unchecked Sendable {
     var committedSeq: UInt64 = 0
     var failure: JournalError?
     var continuation: CheckedContinuation<UInt64, any Error>?
+    /// The seqs whose loss fails this flush (a flush of events, not a rotation).
+    var covered: ClosedRange<UInt64>?
+
+    func covers(after floor: UInt64, through last: UInt64) {
+        covered = floor < last ? (floor + 1)...last : nil
+    }
 
     func outcome() throws -> UInt64 {
         if let failure { throw failure }

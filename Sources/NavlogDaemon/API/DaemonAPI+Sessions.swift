@@ -17,9 +17,10 @@ extension DaemonAPI {
                            detail: "app '\(appName)' is not enabled; enabled apps: \(live.appOrder.isEmpty ? "none" : live.appOrder.joined(separator: ", "))")
         }
         let parameters = enabled.parameters.merging(given) { _, client in client }
+        let floor = journal.lastRecordedSeq
         let session = try await registry.create(appName: appName, parameters: parameters, attributes: ["origin": "api"])
         metrics.recordSessionCreated()
-        try await makeDurable()
+        try await makeDurable(after: floor)
         let state = session.state()
         return try Self.sessionResponse(201, session, state: state, headers: [("Location", "/v1/sessions/\(session.id)")])
     }
@@ -45,9 +46,10 @@ extension DaemonAPI {
 
     /// `DELETE /v1/sessions/{id}`: ends the session (`session.end` is recorded).
     func endSession(_ id: String) async throws -> HTTPResponse {
+        let floor = journal.lastRecordedSeq
         try await registry.end(id, reason: "client")
         metrics.recordSessionsEnded(1, reason: "client")
-        try await makeDurable()
+        try await makeDurable(after: floor)
         return .json(200, ["id": .string(id), "ended": true])
     }
 
@@ -77,8 +79,9 @@ extension DaemonAPI {
             return .now(try Self.sessionResponse(200, session, state: try session.performNow(command)))
         }
         return .later {
+            let floor = self.journal.lastRecordedSeq
             let state = try await session.perform(command)
-            try await self.makeDurable()
+            try await self.makeDurable(after: floor)
             return try Self.sessionResponse(200, session, state: state)
         }
     }

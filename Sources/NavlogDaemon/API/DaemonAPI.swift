@@ -217,10 +217,12 @@ public final class DaemonAPI: Sendable {
 
     /// With `journal.durability: flush_per_request`, waits until what the request recorded is
     /// committed; a failed commit fails the request (503), so nothing unjournaled is acknowledged.
-    func makeDurable() async throws {
+    /// `floor` is ``JournalWriter/lastRecordedSeq`` read before the request recorded anything:
+    /// a batch of its events that failed before this flush was asked for fails it too.
+    func makeDurable(after floor: UInt64) async throws {
         guard settings.withLock({ $0.flushesPerRequest }) else { return }
         do {
-            try await journal.flush()
+            try await journal.flush(after: floor)
         } catch {
             throw APIError(status: 503, code: "journal_unavailable", detail: "the events were not committed: \(error)", headers: ["Retry-After": "1"])
         }
