@@ -1,3 +1,5 @@
+import Navigation
+
 /// Trace and span ids derived from names, so two exports of the same journal give the same ids
 /// and a batch export and a live push of one session agree.
 ///
@@ -42,9 +44,7 @@ public enum DeterministicID {
             }
         }
         // SplitMix64's finalizer spreads FNV's weak low bits over the whole word.
-        value = (value ^ (value >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        value = (value ^ (value >> 27)) &* 0x94d0_49bb_1331_11eb
-        value ^= value >> 31
+        value = SplitMix64.finalize(value)
         return value == 0 ? 1 : value
     }
 

@@ -1,3 +1,5 @@
+import Navigation
+
 /// A seeded mutation fuzzer for tests: derives hostile inputs from valid seeds, the same ones
 /// for the same seed on every machine.
 ///
@@ -20,16 +22,13 @@ public struct Mutator {
     ].map { Array($0.utf8) }
 
     public init(seed: UInt64) {
-        state = seed &+ 0x9E37_79B9_7F4A_7C15
+        state = seed &+ SplitMix64.increment
     }
 
     /// The next pseudo-random number (SplitMix64).
     public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state &+= SplitMix64.increment
+        return SplitMix64.finalize(state)
     }
 
     /// A number in `0..<bound` (bound > 0).

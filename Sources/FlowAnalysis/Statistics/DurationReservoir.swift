@@ -1,3 +1,5 @@
+import Navigation
+
 /// Durations kept for order statistics, with bounded memory.
 ///
 /// Up to `limit` durations are kept exactly. Beyond that it keeps a uniform reservoir sample
@@ -32,22 +34,5 @@ struct DurationReservoir {
     /// The summary of the kept durations.
     var summary: DurationSummary {
         DurationSummary(sampleNanoseconds: sample, count: count)
-    }
-}
-
-/// A small, fast, seedable generator (SplitMix64); deterministic across platforms.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

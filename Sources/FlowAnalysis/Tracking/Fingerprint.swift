@@ -81,12 +81,6 @@ enum Fingerprint {
         return mix(UInt64(bitPattern: Int64(text.hashValue)))
     }
 
-    /// The finalizer of SplitMix64: spreads every input bit over the output.
     @inline(__always)
-    static func mix(_ value: UInt64) -> UInt64 {
-        var value = value
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
+    static func mix(_ value: UInt64) -> UInt64 { SplitMix64.finalize(value) }
 }

@@ -1,3 +1,5 @@
+import Navigation
+
 /// SplitMix64: a small, fast, seedable generator, so the same seed walks the same way on every
 /// machine and every Swift version (`SystemRandomNumberGenerator` cannot be seeded).
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
@@ -8,11 +10,8 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state &+= SplitMix64.increment
+        return SplitMix64.finalize(state)
     }
 
     /// A uniform integer in `0..<bound`, without modulo bias.
