@@ -18,7 +18,6 @@ final class EventModelTests: XCTestCase {
         for kind in EventKind.allKnown {
             let parsed = EventKind(rawValue: String(kind.rawValue.map { $0 }))
             XCTAssertEqual(parsed, kind)
-            XCTAssertEqual(EventKind.named(kind.rawValue), kind)
             XCTAssertEqual(parsed.hashValue, kind.hashValue)
             XCTAssertTrue(parsed.isKnown)
             XCTAssertEqual(try JSONDecoder().decode(EventKind.self, from: JSONEncoder().encode(kind)), kind)
@@ -26,7 +25,7 @@ final class EventModelTests: XCTestCase {
         }
         let future = EventKind(rawValue: "screen.morph")
         XCTAssertFalse(future.isKnown)
-        XCTAssertEqual(future, EventKind.named("screen.morph"))
+        XCTAssertEqual(future, EventKind(rawValue: String("screen.morph".reversed().reversed())))
         XCTAssertNotEqual(future, .screenPush)
         XCTAssertNotEqual(future, EventKind(rawValue: "screen.morph2"))
         XCTAssertEqual(Set(EventKind.allKnown.map(\.rawValue)).count, EventKind.allKnown.count)

@@ -179,9 +179,9 @@ final class JournalFileReader {
         func kind(_ id: Int64) throws -> EventKind {
             if id >= 0, id < kindByID.count, let kind = kindByID[Int(id)] { return kind }
             try file.loadKinds(into: &kindNames)
-            Self.index(kindNames.mapValues(EventKind.named), total: kindNames.count, into: &kindByID)
+            Self.index(kindNames.mapValues(EventKind.init(rawValue:)), total: kindNames.count, into: &kindByID)
             guard let name = kindNames[id] else { throw damaged("unknown kind \(id)") }
-            return EventKind.named(name)
+            return EventKind(rawValue: name)
         }
         func session(_ id: Int64) throws -> (name: String, run: String) {
             if id >= 0, id < sessionByID.count, let session = sessionByID[Int(id)] { return session }

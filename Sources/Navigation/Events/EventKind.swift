@@ -5,17 +5,23 @@
 /// navlog as plain names, so `EventKind` is a string wrapper rather than a closed enum.
 public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     public let rawValue: String
-    /// The kind's position in ``knownNames`` (a function of `rawValue`), or `unknownCode`:
+    /// The kind's position in ``allKnown`` (a function of `rawValue`), or `unknownCode`:
     /// readers switch over kinds for every event, and comparing two known kinds compares
     /// these bytes instead of their names.
     private let code: UInt8
 
+    /// A known name gives the constant below, whose name is a literal (copies cost no
+    /// reference counting); any other name is kept as it is.
     public init(rawValue: String) {
-        self.rawValue = rawValue
-        self.code = Self.codes[rawValue] ?? Self.unknownCode
+        if let known = Self.knownByName[rawValue] {
+            self = known
+        } else {
+            self.rawValue = rawValue
+            self.code = Self.unknownCode
+        }
     }
 
-    /// A known kind from a literal name and its position in ``knownNames``: the constants
+    /// A known kind from a literal name and its position in ``allKnown``: the constants
     /// below are computed, not stored, so reading one costs no lazy-initialization check.
     private init(known rawValue: String, code: UInt8) {
         self.rawValue = rawValue
@@ -36,17 +42,6 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
     }
 
     private static var unknownCode: UInt8 { .max }
-    /// The names of ``allKnown``, in the same order.
-    private static let knownNames = [
-        "session.start", "session.end",
-        "coordinator.start", "coordinator.coordinate", "coordinator.finish", "coordinator.deinit",
-        "screen.push", "screen.pop", "screen.present", "screen.dismiss", "window.root", "tab.select",
-        "presenter.init", "presenter.deinit", "viewmodel.change",
-        "action", "deeplink", "error",
-        "journal.dropped",
-    ]
-    private static let codes: [String: UInt8] = Dictionary(
-        uniqueKeysWithValues: knownNames.enumerated().map { ($0.element, UInt8($0.offset)) })
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -107,12 +102,6 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
         .action, .deepLink, .error,
         .journalDropped,
     ]
-
-    /// The kind named `name`: for a known kind, the shared constant above, whose name is a
-    /// literal (copies cost no reference counting and compare by identity first).
-    public static func named(_ name: String) -> EventKind {
-        knownByName[name] ?? EventKind(rawValue: name)
-    }
 
     private static let knownByName: [String: EventKind] = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
 
