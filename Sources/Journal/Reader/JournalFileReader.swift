@@ -5,14 +5,9 @@ import Navigation
 final class JournalFileReader {
     let file: JournalFile
     var path: String { file.path }
-    private var strings: [Int64: String] = [:]
-    private var sessions: [Int64: (name: String, run: String)] = [:]
-    private var kindNames: [Int64: String] = [:]
-    /// The tables above by id, for decoding (ids are small, dense row ids); nil where unknown.
-    private var stringByID: [String?] = []
-    private var lastStringID: Int64 = 0
-    private var sessionByID: [(name: String, run: String)?] = []
-    private var kindByID: [EventKind?] = []
+    private var strings = IDTable<String>()
+    private var sessions = IDTable<(name: String, run: String)>()
+    private var kinds = IDTable<EventKind>()
     private let inflater: Inflater
     private let page: SQLiteStatement
     private let filter: EventFilter
@@ -73,6 +68,7 @@ final class JournalFileReader {
             try page.bind(Int64(bitPattern: after), at: 1)
             try page.bind(Int64(blockLimit), at: 2)
             if let kinds = filter.kinds {
+                var kindNames: [Int64: String] = [:]
                 try file.loadKinds(into: &kindNames)
                 let mask = kindNames.filter { kinds.contains(EventKind(rawValue: $0.value)) }
                     .reduce(UInt64(0)) { $0 | JournalFileWriter.kindBit($1.key) }
@@ -167,26 +163,26 @@ final class JournalFileReader {
             return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
         }
         func lookup(_ id: Int64) throws -> String {
-            if id >= 0, id < stringByID.count, let value = stringByID[Int(id)] { return value }
+            if let value = strings[id] { return value }
             var fresh: [Int64: String] = [:]
-            try file.loadStrings(after: lastStringID, into: &fresh)
-            strings.merge(fresh) { $1 }
-            lastStringID = max(lastStringID, fresh.keys.max() ?? 0)
-            Self.index(fresh, total: strings.count, into: &stringByID)
+            try file.loadStrings(after: strings.lastID, into: &fresh)
+            strings.add(fresh)
             guard let value = strings[id] else { throw damaged("unknown string \(id)") }
             return value
         }
         func kind(_ id: Int64) throws -> EventKind {
-            if id >= 0, id < kindByID.count, let kind = kindByID[Int(id)] { return kind }
-            try file.loadKinds(into: &kindNames)
-            Self.index(kindNames.mapValues(EventKind.init(rawValue:)), total: kindNames.count, into: &kindByID)
-            guard let name = kindNames[id] else { throw damaged("unknown kind \(id)") }
-            return EventKind(rawValue: name)
+            if let kind = kinds[id] { return kind }
+            var names: [Int64: String] = [:]
+            try file.loadKinds(into: &names)
+            kinds.add(names.mapValues(EventKind.init(rawValue:)))
+            guard let kind = kinds[id] else { throw damaged("unknown kind \(id)") }
+            return kind
         }
         func session(_ id: Int64) throws -> (name: String, run: String) {
-            if id >= 0, id < sessionByID.count, let session = sessionByID[Int(id)] { return session }
-            try file.loadSessions(into: &sessions)
-            Self.index(sessions, total: sessions.count, into: &sessionByID)
+            if let session = sessions[id] { return session }
+            var rows: [Int64: (name: String, run: String)] = [:]
+            try file.loadSessions(into: &rows)
+            sessions.add(rows)
             guard let session = sessions[id] else { throw damaged("unknown session \(id)") }
             return session
         }
@@ -203,11 +199,34 @@ final class JournalFileReader {
             parent: parent == 0 ? nil : try lookup(parent), payload: columns.payload[index])
     }
 
-    /// Lays out `table` as an array by id, for ids up to a bound that a damaged file cannot
-    /// blow up (larger ids stay in the dictionary only).
-    private static func index<Value>(_ table: [Int64: Value], total: Int, into array: inout [Value?]) {
-        let limit = min((table.keys.max() ?? 0) + 1, Int64(total) * 2 + 1024)
-        if array.count < limit { array += [Value?](repeating: nil, count: Int(limit) - array.count) }
-        for (id, value) in table where id >= 0 && id < limit { array[Int(id)] = value }
+}
+
+/// One of a file's tables by row id (strings, kinds, sessions), loaded as rows turn up.
+/// Row ids are small and dense, so they index an array; an id a damaged file makes too large
+/// for that (beyond twice the rows plus 1024) goes to a dictionary instead.
+private struct IDTable<Value> {
+    private var dense: [Value?] = []
+    private var sparse: [Int64: Value] = [:]
+    private var count = 0
+    /// The highest id added.
+    private(set) var lastID: Int64 = 0
+
+    subscript(id: Int64) -> Value? {
+        if id >= 0, id < dense.count, let value = dense[Int(id)] { return value }
+        return sparse[id]
+    }
+
+    mutating func add(_ rows: [Int64: Value]) {
+        let limit = Int64(count + rows.count) * 2 + 1024
+        for (id, value) in rows {
+            if self[id] == nil { count += 1 }
+            lastID = max(lastID, id)
+            if id >= 0, id < limit {
+                if id >= dense.count { dense += [Value?](repeating: nil, count: Int(id) + 1 - dense.count) }
+                dense[Int(id)] = value
+            } else {
+                sparse[id] = value
+            }
+        }
     }
 }
