@@ -52,7 +52,7 @@ final class ChurnTests: XCTestCase {
             "snapshot": ["a": 2, "b": "x", "c": true], "changed": ["a", "c"], "previous": ["a": 1, "c": nil],
         ]
         // a goes back to 1; c was absent (written as null), so it is removed.
-        XCTAssertEqual(ChurnTracker.previousSnapshot(of: payload), ["a": 1, "b": "x"])
+        XCTAssertEqual(previousSnapshot(of: payload), ["a": 1, "b": "x"])
     }
 
     func testFingerprintsTellSnapshotsApartAndRebuildThePreviousOne() {
@@ -66,7 +66,7 @@ final class ChurnTests: XCTestCase {
             let fields = payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let (now, before) = ChurnTracker.fingerprints(of: payload, changed: fields)
             XCTAssertEqual(now, Fingerprint.of(payload["snapshot"]!), "\(payload)")
-            XCTAssertEqual(before(), Fingerprint.of(ChurnTracker.previousSnapshot(of: payload)), "\(payload)")
+            XCTAssertEqual(before(), Fingerprint.of(previousSnapshot(of: payload)), "\(payload)")
         }
         // Equal values (as JSONValue's == has them) share a fingerprint; others differ.
         XCTAssertEqual(Fingerprint.of(["n": 3, "s": "é"]), Fingerprint.of(["s": "e\u{301}", "n": 3.0]))
@@ -76,5 +76,23 @@ final class ChurnTests: XCTestCase {
             [:], ["a": 1], ["a": 2], ["b": 1], ["a": 1, "b": 2], ["a": [1]], [["a": 1]], ["ab": "c"], ["a": "bc"],
         ]
         XCTAssertEqual(Set(distinct.map { Fingerprint.of($0) }).count, distinct.count)
+    }
+
+    /// The snapshot before a change, rebuilt in full: the definition the churn tracker's
+    /// incremental fingerprint must agree with.
+    private func previousSnapshot(of payload: JSONValue) -> JSONValue {
+        let previous = payload["previous"]?.objectValue ?? [:]
+        guard case .object(var members) = payload["snapshot"] ?? .null else {
+            return previous["value"] ?? .null
+        }
+        for field in payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            // The recorder writes `null` for a field that was absent, which encoders omit.
+            if let old = previous[field], old != .null {
+                members[field] = old
+            } else {
+                members[field] = nil
+            }
+        }
+        return .object(members)
     }
 }

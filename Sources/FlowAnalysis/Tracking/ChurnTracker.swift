@@ -71,9 +71,11 @@ struct ChurnTracker {
         if let new { histories[new] = nil }
     }
 
-    /// The fingerprints of a change's snapshot and of the snapshot before it (what
-    /// ``previousSnapshot(of:)`` rebuilds), without building the latter; the second is
-    /// worked out only when asked for.
+    /// The fingerprints of a change's snapshot and of the snapshot before it, without building
+    /// the latter; the second is worked out only when asked for. The snapshot before is the new
+    /// one with each changed field set back to its `previous` value, or removed where that is
+    /// `null` (the recorder writes `null` for a field that was absent); a snapshot that is not
+    /// an object was `previous.value`.
     static func fingerprints(of payload: JSONValue, changed fields: [String]) -> (now: UInt64, before: () -> UInt64) {
         let snapshot = payload["snapshot"] ?? .null
         guard case .object(let members) = snapshot else {
@@ -89,22 +91,5 @@ struct ChurnTracker {
             }
             return sum.fingerprint
         })
-    }
-
-    /// Rebuilds the snapshot before a change from its new snapshot and `previous` values.
-    static func previousSnapshot(of payload: JSONValue) -> JSONValue {
-        let previous = payload["previous"]?.objectValue ?? [:]
-        guard case .object(var members) = payload["snapshot"] ?? .null else {
-            return previous["value"] ?? .null
-        }
-        for field in payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-            // The recorder writes `null` for a field that was absent, which encoders omit.
-            if let old = previous[field], old != .null {
-                members[field] = old
-            } else {
-                members[field] = nil
-            }
-        }
-        return .object(members)
     }
 }
