@@ -11,9 +11,7 @@ import Navigation
 //   and the daemon (`navlogd` in process) against a minimal libmicrohttpd handler, with the
 //   same keep-alive loopback clients.
 //
-// Usage: navlog-bench [--events N] [--sink-events N] [--report-events N (0 skips)]
-//                     [--clients N] [--daemon-seconds S] [--idle-sessions N] [--keep DIR]
-// --keep DIR works in DIR and leaves its journals and rows there for inspection.
+// Usage: navlog-bench --help.
 // The last line of output is one JSON object with every figure.
 
 var eventCount = 400_000
@@ -23,28 +21,69 @@ var clientCount = 8
 var daemonSeconds = 3.0
 var idleSessionCount = 2000
 var keptDirectory: String?
+let usage = """
+    usage: navlog-bench [options]
+      --events N          events for the journal, baselines and sink parts (default 400000)
+      --sink-events N     record() calls timed one by one (default 200000)
+      --report-events N   events for the report part; 0 skips it (default 10000000)
+      --clients N         keep-alive loopback clients for the daemon part (default 8)
+      --daemon-seconds S  how long each daemon load runs (default 3, at least 0.5)
+      --idle-sessions N   sessions created to measure memory per idle session (default 2000)
+      --keep DIR          work in DIR and leave the journals and rows there; DIR must be new,
+                          empty or a directory an earlier --keep made
+      -h, --help          this text
+    The last line of output is one JSON object with every figure.
+
+    """
+
+/// Exits 64 with `message` and the usage.
+func refuse(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("navlog-bench: \(message)\n\(usage)".utf8))
+    exit(64)
+}
+
+/// The value after `option`, read by `parse`; refuses a missing or malformed one by name.
+@MainActor func value<T>(of option: String, _ parse: (String) -> T?, _ kind: String) -> T {
+    guard let text = arguments.popFirst() else { refuse("option '\(option)' needs \(kind)") }
+    guard let parsed = parse(text) else { refuse("option '\(option)' needs \(kind), got '\(text)'") }
+    return parsed
+}
+
+@MainActor func count(_ option: String, minimum: Int) -> Int {
+    value(of: option, { Int($0).flatMap { $0 >= minimum ? $0 : nil } }, "a whole number of at least \(minimum)")
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--events": eventCount = Int(arguments.popFirst() ?? "") ?? eventCount
-    case "--sink-events": sinkEventCount = Int(arguments.popFirst() ?? "") ?? sinkEventCount
-    case "--report-events": reportEventCount = Int(arguments.popFirst() ?? "") ?? reportEventCount
-    case "--clients": clientCount = max(1, Int(arguments.popFirst() ?? "") ?? clientCount)
-    case "--daemon-seconds": daemonSeconds = max(0.5, Double(arguments.popFirst() ?? "") ?? daemonSeconds)
-    case "--idle-sessions": idleSessionCount = max(1, Int(arguments.popFirst() ?? "") ?? idleSessionCount)
-    case "--keep": keptDirectory = arguments.popFirst()
+    case "--events": eventCount = count(argument, minimum: 1)
+    case "--sink-events": sinkEventCount = count(argument, minimum: 1)
+    case "--report-events": reportEventCount = count(argument, minimum: 0)
+    case "--clients": clientCount = count(argument, minimum: 1)
+    case "--daemon-seconds": daemonSeconds = value(of: argument, { Double($0).flatMap { $0 >= 0.5 ? $0 : nil } }, "a number of seconds of at least 0.5")
+    case "--idle-sessions": idleSessionCount = count(argument, minimum: 1)
+    case "--keep": keptDirectory = value(of: argument, { $0.isEmpty ? nil : $0 }, "a directory")
+    case "-h", "--help":
+        print(usage, terminator: "")
+        exit(0)
     default:
-        FileHandle.standardError.write(Data(
-            "usage: navlog-bench [--events N] [--sink-events N] [--report-events N] [--clients N] [--daemon-seconds S] [--idle-sessions N] [--keep DIR]\n".utf8))
-        exit(64)
+        refuse("unknown option '\(argument)'")
     }
 }
 
 func line(_ text: String) { print(text) }
 
 let root = keptDirectory ?? NSTemporaryDirectory() + "navlog-bench-\(getpid())"
+// The run starts from an empty root. A kept directory is emptied only when an earlier
+// --keep made it (it holds the marker), so a mistyped path never loses anyone's files.
+let marker = root + "/.navlog-bench"
+if let entries = try? FileManager.default.contentsOfDirectory(atPath: root), !entries.isEmpty,
+   keptDirectory != nil, !FileManager.default.fileExists(atPath: marker) {
+    refuse("'\(root)' is not empty and was not made by --keep; give a new or empty directory")
+}
 try? FileManager.default.removeItem(atPath: root)
 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+_ = FileManager.default.createFile(atPath: marker, contents: nil)
 defer { if keptDirectory == nil { try? FileManager.default.removeItem(atPath: root) } }
 
 var workload = Workload()
