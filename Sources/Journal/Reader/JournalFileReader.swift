@@ -9,6 +9,8 @@ final class JournalFileReader {
     private var sessions = IDTable<(name: String, run: String)>()
     private var kinds = IDTable<EventKind>()
     private let inflater: Inflater
+    /// Payload values already decoded from this file, shared by the events that repeat them.
+    private let values = DecodedValueCache()
     private let page: SQLiteStatement
     private let filter: EventFilter
     private var lastDataVersion: Int64 = -1
@@ -85,7 +87,7 @@ final class JournalFileReader {
         for block in blocks {
             let kept = events.count
             do {
-                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, near: after + 1)
+                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, near: after + 1)
                 events.reserveCapacity(events.count + columns.count)
                 for index in 0..<columns.count where columns.seq[index] > after {
                     if let event = try resolve(index, of: columns, blockID: block.id) { events.append(event) }
@@ -109,7 +111,8 @@ final class JournalFileReader {
     }
 
     /// Reads block `id` of `file`, checking its length, CRC-32 and layout.
-    static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, near seq: UInt64) throws -> EventBlock.Columns {
+    static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, values: DecodedValueCache? = nil,
+                          near seq: UInt64) throws -> EventBlock.Columns {
         let path = file.path
         let statement: SQLiteStatement
         do {
@@ -145,7 +148,7 @@ final class JournalFileReader {
         guard crc32Checksum(raw) == checksum else { throw damaged("CRC-32 mismatch after inflating") }
         let columns: EventBlock.Columns
         do {
-            columns = try EventBlock.decodeColumns(raw)
+            columns = try EventBlock.decodeColumns(raw, cache: values)
         } catch {
             throw damaged("\(error)")
         }

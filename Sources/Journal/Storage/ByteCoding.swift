@@ -136,7 +136,11 @@ struct ByteReader {
     }
 
     mutating func readString() throws -> String {
-        let count = try readCount()
+        readString(count: try readCount())
+    }
+
+    /// Reads `count` bytes, which ``readCount()`` checked, as a string.
+    private mutating func readString(count: Int) -> String {
         let start = offset
         offset += count
         // Straight from the buffer: a slice would retain and release the array per string.
@@ -145,8 +149,13 @@ struct ByteReader {
         }
     }
 
-    mutating func readJSON(depth: Int = 0) throws -> JSONValue {
+    /// Reads one value. With a `cache`, a string too long to be stored inline comes from the
+    /// cache when the same bytes were decoded before. (The caller looks up whole payloads,
+    /// whose length it knows; looking up the arrays and objects inside them as well, which
+    /// takes a pass to find where each ends, made reading slower, not faster.)
+    mutating func readJSON(depth: Int = 0, cache: DecodedValueCache? = nil) throws -> JSONValue {
         guard depth < 512 else { throw ByteReaderError(offset: offset, reason: "nesting too deep") }
+        let start = offset
         let tag = try readByte()
         switch tag {
         case 0: return .null
@@ -157,24 +166,53 @@ struct ByteReader {
             var bits: UInt64 = 0
             for (index, byte) in try readBytes(8).enumerated() { bits |= UInt64(byte) << (8 * UInt64(index)) }
             return .double(Double(bitPattern: bits))
-        case 5: return .string(try readString())
-        case 6:
+        case 5:
             let count = try readCount()
-            var values: [JSONValue] = []
-            values.reserveCapacity(count)
-            for _ in 0..<count { values.append(try readJSON(depth: depth + 1)) }
-            return .array(values)
-        case 7:
-            let count = try readCount()
-            var members: [String: JSONValue] = [:]
-            members.reserveCapacity(count)
-            for _ in 0..<count {
-                let key = try readString()
-                members[key] = try readJSON(depth: depth + 1)
-            }
-            return .object(members)
+            // Up to 15 UTF-8 bytes live inside the String itself: nothing to share.
+            guard let cache, count > 15 else { return .string(readString(count: count)) }
+            return try cached(start..<offset + count, in: cache) { .string($0.readString(count: count)) }
+        case 6, 7:
+            return try readComposite(tag, depth: depth, cache: cache)
         default:
             throw ByteReaderError(offset: offset - 1, reason: "unknown value tag \(tag)")
         }
+    }
+
+    /// The value encoded at `range`: from `cache`, or read by `decode` and kept there. Leaves
+    /// the reader at the end of the range either way.
+    mutating func cached(_ range: Range<Int>, in cache: DecodedValueCache,
+                         decode: (inout ByteReader) throws -> JSONValue) throws -> JSONValue {
+        let (found, hash) = bytes.withUnsafeBytes { all -> (JSONValue?, UInt64) in
+            let slice = UnsafeRawBufferPointer(rebasing: all[range])
+            let hash = DecodedValueCache.hash(slice)
+            return (cache.value(for: slice, hash: hash), hash)
+        }
+        if let found {
+            offset = range.upperBound
+            return found
+        }
+        let value = try decode(&self)
+        guard offset == range.upperBound else {
+            throw ByteReaderError(offset: offset, reason: "value at byte \(range.lowerBound) has the wrong length")
+        }
+        bytes.withUnsafeBytes { all in cache.offer(value, for: UnsafeRawBufferPointer(rebasing: all[range]), hash: hash) }
+        return value
+    }
+
+    /// Reads the members of an array (tag 6) or object (tag 7) whose tag was just read.
+    private mutating func readComposite(_ tag: UInt8, depth: Int, cache: DecodedValueCache?) throws -> JSONValue {
+        let count = try readCount()
+        if tag == 6 {
+            var values: [JSONValue] = []
+            values.reserveCapacity(count)
+            for _ in 0..<count { values.append(try readJSON(depth: depth + 1, cache: cache)) }
+            return .array(values)
+        }
+        var members = [String: JSONValue](minimumCapacity: count)
+        for _ in 0..<count {
+            let key = try readString()
+            members[key] = try readJSON(depth: depth + 1, cache: cache)
+        }
+        return .object(members)
     }
 }

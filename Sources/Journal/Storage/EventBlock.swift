@@ -94,7 +94,11 @@ enum EventBlock {
 
     /// Decodes bytes ``encode(_:)`` produced into one array per field, as they are laid out;
     /// readers build their events from these without an intermediate event list.
-    static func decodeColumns(_ bytes: [UInt8]) throws -> Columns {
+    ///
+    /// With a `cache`, payloads (and the long strings, arrays and objects inside them) whose
+    /// bytes were decoded before, in this block or an earlier one, are shared rather than
+    /// decoded again.
+    static func decodeColumns(_ bytes: [UInt8], cache: DecodedValueCache? = nil) throws -> Columns {
         var reader = ByteReader(bytes)
         let version = try reader.readByte()
         guard version == Self.version else {
@@ -142,7 +146,11 @@ enum EventBlock {
         for index in payloadOrder(columns.subject) {
             let length = try reader.readCount()
             let end = reader.offset + length
-            columns.payload[index] = try reader.readJSON()
+            if let cache, length > 2, length <= DecodedValueCache.largestValue {
+                columns.payload[index] = try reader.cached(reader.offset..<end, in: cache) { try $0.readJSON(cache: cache) }
+            } else {
+                columns.payload[index] = try reader.readJSON(cache: cache)
+            }
             guard reader.offset == end else {
                 throw ByteReaderError(offset: reader.offset, reason: "payload of seq \(columns.seq[index]) has the wrong length")
             }
