@@ -45,22 +45,25 @@ struct LifecycleTracker {
 
     /// Updates the tree with a coordinator event; other kinds are ignored.
     mutating func consume(_ event: Event) {
+        // Closures below capture fields, not `event`: capturing it copies the whole event.
+        let subject = event.subject
         switch event.kind {
         case .coordinatorStart:
-            update(event.subject) { node in
+            let parent = event.parent
+            update(subject) { node in
                 node.isStarted = true
-                if let parent = event.parent { node.parent = parent }
+                if let parent { node.parent = parent }
             }
-            if let parent = event.parent { adopt(event.subject, by: parent) }
+            if let parent { adopt(subject, by: parent) }
         case .coordinatorCoordinate:
             guard let child = event.payload["child"]?.stringValue else { return }
-            update(event.subject) { _ in }
-            update(child) { node in node.parent = event.subject }
-            adopt(child, by: event.subject)
+            update(subject) { _ in }
+            update(child) { node in node.parent = subject }
+            adopt(child, by: subject)
         case .coordinatorFinish:
-            update(event.subject) { $0.isFinished = true }
+            update(subject) { $0.isFinished = true }
         case .coordinatorDeinit:
-            update(event.subject) { $0.isDeallocated = true }
+            update(subject) { $0.isDeallocated = true }
         default:
             return
         }

@@ -28,8 +28,13 @@ public final class JournalPrefetcher: Sendable {
         /// Calls `body` with each event in turn, lent in place rather than copied out of the
         /// page (a copy retains and releases every string and payload of the event).
         public func forEachEvent(_ body: (Event) throws -> Void) rethrows {
+            // Reading `buffer[index]` into an argument copies the event (a retain and a release
+            // of each of its strings and its payload); an `inout` access lends it in place.
+            // Nothing writes through the pointer.
+            func lend(_ event: inout Event) throws { try body(event) }
             try events.withUnsafeBufferPointer { buffer in
-                for index in buffer.indices { try body(buffer[index]) }
+                guard let base = buffer.baseAddress else { return }
+                for index in buffer.indices { try lend(&UnsafeMutablePointer(mutating: base + index).pointee) }
             }
         }
     }
