@@ -60,6 +60,23 @@ final class DecodedValueCacheTests: XCTestCase {
         }
     }
 
+    func testShortStringsComeBackAsTheirOwnBytesWhateverSharesTheirSlot() {
+        let cache = DecodedValueCache()
+        // Far more strings than the table has slots, so slots are shared and overwritten;
+        // lengths 0...15, ASCII and not, and strings that differ only in their last byte.
+        var texts = ["", "a", "ab", "é", "Detail#1", "Detail#2", "123456789012345", "12345678901234"]
+        for index in 0..<5000 {
+            let pad = String(repeating: index % 2 == 0 ? "x" : "é", count: (index / 7) % 6)
+            texts.append(pad + String(index))
+        }
+        for round in 0..<2 {
+            for text in texts where text.utf8.count <= 15 {
+                let read = Array(text.utf8).withUnsafeBytes { cache.shortString($0) }
+                XCTAssertEqual(read, text, "round \(round)")
+            }
+        }
+    }
+
     func testBlocksDecodeToTheSameEventsWithAndWithoutSharing() throws {
         // Payloads that repeat whole, repeat in part (long strings), and do not repeat.
         var generator = SplitMix64(seed: 99)

@@ -12,6 +12,8 @@ final class JournalFileReader {
     /// Payload values already decoded from this file, shared by the events that repeat them.
     private let values = DecodedValueCache()
     private let page: SQLiteStatement
+    /// Reads one block's row; prepared on first use and reused.
+    private var blockRow: SQLiteStatement?
     private let filter: EventFilter
     private var lastDataVersion: Int64 = -1
 
@@ -45,6 +47,7 @@ final class JournalFileReader {
 
     /// Closes the connection.
     func close() {
+        blockRow?.close()
         page.close()
         file.close()
     }
@@ -84,11 +87,18 @@ final class JournalFileReader {
         }
         var events: [Event] = []
         var scannedThrough: UInt64?
-        for block in blocks {
+        for (position, block) in blocks.enumerated() {
             let kept = events.count
             do {
-                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, near: after + 1)
-                events.reserveCapacity(events.count + columns.count)
+                if blockRow == nil {
+                    do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
+                }
+                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1)
+                // Room for this block and as many more as are left, so the page grows once
+                // instead of being copied again for every block.
+                if events.capacity < events.count + columns.count {
+                    events.reserveCapacity(events.count + columns.count * (blocks.count - position))
+                }
                 for index in 0..<columns.count where columns.seq[index] > after {
                     if let event = try resolve(index, of: columns, blockID: block.id) { events.append(event) }
                 }
@@ -110,14 +120,22 @@ final class JournalFileReader {
         return true
     }
 
+    /// The statement ``readBlock(_:in:inflater:values:row:near:)`` reads a block's row with.
+    static func prepareBlockRow(in file: JournalFile) throws -> SQLiteStatement {
+        try file.database.prepare("SELECT first_seq, last_seq, event_count, raw_bytes, crc32, data FROM block WHERE id = ?")
+    }
+
     /// Reads block `id` of `file`, checking its length, CRC-32 and layout.
+    ///
+    /// `row`, when given, is a statement ``prepareBlockRow(in:)`` made, reused from block to
+    /// block; it is reset before this returns, so no read stays open.
     static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, values: DecodedValueCache? = nil,
-                          near seq: UInt64) throws -> EventBlock.Columns {
+                          row: SQLiteStatement? = nil, near seq: UInt64) throws -> EventBlock.Columns {
         let path = file.path
         let statement: SQLiteStatement
+        defer { row?.reset() }
         do {
-            statement = try file.database.prepare(
-                "SELECT first_seq, last_seq, event_count, raw_bytes, crc32, data FROM block WHERE id = ?")
+            statement = try row ?? prepareBlockRow(in: file)
             try statement.bind([.integer(id)])
             guard try statement.step() else {
                 throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id) is missing")

@@ -139,6 +139,14 @@ struct ByteReader {
         readString(count: try readCount())
     }
 
+    /// Reads `count` bytes (at most 15), which ``readCount()`` checked, as a string, through
+    /// the cache's table of short strings.
+    private mutating func readShortString(count: Int, cache: DecodedValueCache) -> String {
+        let start = offset
+        offset += count
+        return bytes.withUnsafeBytes { all in cache.shortString(UnsafeRawBufferPointer(rebasing: all[start..<start + count])) }
+    }
+
     /// Reads `count` bytes, which ``readCount()`` checked, as a string.
     private mutating func readString(count: Int) -> String {
         let start = offset
@@ -168,8 +176,8 @@ struct ByteReader {
             return .double(Double(bitPattern: bits))
         case 5:
             let count = try readCount()
-            // Up to 15 UTF-8 bytes live inside the String itself: nothing to share.
-            guard let cache, count > 15 else { return .string(readString(count: count)) }
+            guard let cache else { return .string(readString(count: count)) }
+            if count <= 15 { return .string(readShortString(count: count, cache: cache)) }
             return try cached(start..<offset + count, in: cache) { .string($0.readString(count: count)) }
         case 6, 7:
             return try readComposite(tag, depth: depth, cache: cache)
@@ -210,7 +218,8 @@ struct ByteReader {
         }
         var members = [String: JSONValue](minimumCapacity: count)
         for _ in 0..<count {
-            let key = try readString()
+            let length = try readCount()
+            let key = length <= 15 && cache != nil ? readShortString(count: length, cache: cache!) : readString(count: length)
             members[key] = try readJSON(depth: depth + 1, cache: cache)
         }
         return .object(members)

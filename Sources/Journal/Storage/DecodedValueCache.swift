@@ -50,6 +50,8 @@ final class DecodedValueCache {
     }
 
     deinit {
+        shortStrings.deinitialize()
+        shortStrings.deallocate()
         slots.deinitialize()
         slots.deallocate()
         seen.deallocate()
@@ -106,6 +108,43 @@ final class DecodedValueCache {
         }
         savedCount = 0
         count = 0
+    }
+
+    // MARK: - Short strings
+
+    /// One remembered short string: its UTF-8 bytes packed into two words, and their count.
+    private struct ShortString {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var count = -1
+        var string = ""
+    }
+
+    /// Recently read short strings by their bytes, direct-mapped: object keys and short
+    /// values such as screen ids repeat in nearly every payload.
+    private let shortStrings: UnsafeMutableBufferPointer<ShortString> = {
+        let table = UnsafeMutableBufferPointer<ShortString>.allocate(capacity: 1024)
+        table.initialize(repeating: ShortString())
+        return table
+    }()
+
+    /// The string of `bytes` (at most 15, which Swift keeps inline, so there is nothing to
+    /// share), read before or now. Comparing two packed words is cheaper than validating and
+    /// building the string again.
+    func shortString(_ bytes: UnsafeRawBufferPointer) -> String {
+        precondition(bytes.count <= 15)
+        var packed: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &packed) { words in
+            if let base = bytes.baseAddress { words.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
+        }
+        let index = Int(truncatingIfNeeded: SplitMix64.finalize(packed.0 ^ (packed.1 &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(bytes.count)) >> 54)
+        let slot = shortStrings.baseAddress! + index
+        if slot.pointee.count == bytes.count, slot.pointee.low == packed.0, slot.pointee.high == packed.1 {
+            return slot.pointee.string
+        }
+        let string = String(decoding: bytes, as: UTF8.self)
+        slot.pointee = ShortString(low: packed.0, high: packed.1, count: bytes.count, string: string)
+        return string
     }
 
     /// A 64-bit hash of `bytes`, eight at a time, never 0.
