@@ -27,7 +27,8 @@ let usage = """
       --sink-events N     record() calls timed one by one (default 200000)
       --report-events N   events for the report part; 0 skips it (default 10000000)
       --clients N         keep-alive loopback clients for the daemon part (default 8)
-      --daemon-seconds S  how long each daemon load runs (default 3, at least 0.5)
+      --daemon-seconds S  how long the daemon and the ceiling are each loaded, in 3 alternating turns
+                          (default 3, at least 0.5)
       --idle-sessions N   sessions created to measure memory per idle session (default 2000)
       --keep DIR          work in DIR and leave the journals and rows there; DIR must be new,
                           empty or a directory an earlier --keep made
@@ -167,7 +168,8 @@ line("sink call: median \(sinkMedian) ns, p99 \(sinkP99) ns (target median <= 10
 line("payload compression (JSON payload text, first 100k events): blocks of 2048 grouped by subject \(format(approaches.block)) bytes/event; per-event deflate primed with the previous payload of the subject \(format(approaches.dictionary)) bytes/event -> \(approaches.block <= approaches.dictionary ? "blocks win" : "dictionary wins")")
 let daemonRatio = daemon.actionsPerSecond / daemon.ceilingPerSecond
 line("daemon: \(format(daemon.actionsPerSecond, 0)) actions/s, p50 \(format(daemon.p50Milliseconds, 3)) ms, p99 \(format(daemon.p99Milliseconds, 3)) ms "
-    + "(\(clientCount) keep-alive clients on loopback, journaling every event)")
+    + "(\(clientCount) keep-alive clients on loopback, journaling every event; \(DaemonBenchmark.rounds) turns of "
+    + "\(format(daemonSeconds / Double(DaemonBenchmark.rounds), 1)) s, alternating with the ceiling)")
 line("ceiling: minimal libmicrohttpd handler \(format(daemon.ceilingPerSecond, 0)) requests/s, p99 \(format(daemon.ceilingP99Milliseconds, 3)) ms; "
     + "daemon / ceiling = \(format(daemonRatio, 3)) (target >= 0.5: \(daemonRatio >= 0.5 ? "met" : "MISSED"))")
 line("cpu per request (whole process: clients, server, journal): daemon \(format(daemon.cpuMicrosecondsPerAction)) µs, "
