@@ -24,26 +24,6 @@ public enum SampleApps {
 
 // MARK: - Deterministic helpers
 
-/// A small seeded pseudo-random generator (SplitMix64): the same seed gives the same sequence on
-/// every platform, so a simulated failure replays identically.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= SplitMix64.increment
-        return SplitMix64.finalize(state)
-    }
-
-    /// Returns a number in `0..<1`, uniformly.
-    mutating func nextUnit() -> Double {
-        Double(next() >> 11) / Double(UInt64(1) << 53)
-    }
-}
-
 /// Formats dates the same way on every machine: English names, UTC, no locale lookup.
 enum DayFormatter {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]

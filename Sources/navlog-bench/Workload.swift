@@ -1,19 +1,10 @@
 import Navigation
 
-/// A seeded SplitMix64 generator, so every run benchmarks the same events.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= SplitMix64.increment
-        return SplitMix64.finalize(state)
-    }
-}
-
 /// A realistic navigation workload: many interleaved sessions of coordinator apps, every event
 /// kind, and view models of a few hundred bytes that change a few fields at a time.
 struct Workload {
-    private var random = SeededGenerator(state: 42)
+    /// Seeded, so every run benchmarks the same events.
+    private var random = SplitMix64(seed: 42)
     private var sessions: [SessionState] = []
     private var nextSession = 1
     private var wall: Int64 = 1_795_000_000_000_000_000

@@ -11,7 +11,7 @@ final class StateJSONTests: XCTestCase {
         for app in SampleApps.all {
             for seed: UInt64 in 1...3 {
                 let running = try launch(app, session: "s-\(seed)")
-                var random = SeededGenerator(seed: seed)
+                var random = SplitMix64(seed: seed)
                 for step in 0..<40 {
                     let state = running.context.state()
                     var bytes: [UInt8] = []

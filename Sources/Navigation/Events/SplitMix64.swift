@@ -18,6 +18,17 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return Self.finalize(state)
     }
 
+    /// A uniform integer in `0..<bound`, without modulo bias.
+    public mutating func below(_ bound: Int) -> Int {
+        precondition(bound > 0, "bound must be positive")
+        return Int(truncatingIfNeeded: next(upperBound: UInt64(bound)))
+    }
+
+    /// A number in `0..<1`, uniformly (the top 53 bits of the next value).
+    public mutating func nextUnit() -> Double {
+        Double(next() >> 11) / Double(UInt64(1) << 53)
+    }
+
     /// The output function: a bijection of `value` with good avalanche.
     @inline(__always)
     public static func finalize(_ value: UInt64) -> UInt64 {

@@ -32,13 +32,13 @@ final class ArticlesServices {
     /// How long a load takes, in nanoseconds of the session's scheduler.
     let latency: UInt64
     private let failureRate: Double
-    private var generator: SeededGenerator
+    private var generator: SplitMix64
 
     init(catalog: ArticleCatalog, latency: UInt64, failureRate: Double, seed: UInt64) {
         self.catalog = catalog
         self.latency = latency
         self.failureRate = failureRate
-        self.generator = SeededGenerator(seed: seed)
+        self.generator = SplitMix64(seed: seed)
     }
 
     /// Draws whether the next load fails; one draw per load, so a seed fixes the outcomes.
