@@ -219,7 +219,8 @@ struct ByteReader {
         var members = [String: JSONValue](minimumCapacity: count)
         for _ in 0..<count {
             let length = try readCount()
-            let key = length <= 15 && cache != nil ? readShortString(count: length, cache: cache!) : readString(count: length)
+            let key: String
+            if length <= 15, let cache { key = readShortString(count: length, cache: cache) } else { key = readString(count: length) }
             members[key] = try readJSON(depth: depth + 1, cache: cache)
         }
         return .object(members)

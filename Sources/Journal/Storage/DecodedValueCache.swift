@@ -6,10 +6,11 @@ import Navigation
 ///
 /// Journals repeat a lot: the payload of nearly every `screen.push` is `{"animated":true}`,
 /// and successive snapshots of one view model share most of their fields (see
-/// ``EventBlock``, which stores them next to each other). Only values whose decoding
-/// allocates are worth a lookup: strings longer than the 15 bytes Swift keeps inline, arrays
-/// and objects. A value is found by its whole encoded form, tag included, and the bytes are
-/// compared, so a hit is always the value those bytes decode to.
+/// ``EventBlock``, which stores them next to each other). Two kinds of value are looked up
+/// (see ``ByteReader/readJSON(depth:cache:)``): whole payloads of up to ``largestValue``
+/// encoded bytes, and strings longer than the 15 bytes Swift keeps inline. A value is found by
+/// its whole encoded form, tag included, and the bytes are compared, so a hit is always the
+/// value those bytes decode to. Short strings have a table of their own (``shortString(_:)``).
 ///
 /// A value is kept the second time its bytes turn up, so the one-off ones (most snapshots)
 /// neither cost a copy nor push out the repeated ones. Memory is bounded: when the table is
@@ -31,7 +32,7 @@ final class DecodedValueCache {
     // Fixed-size buffers rather than arrays: a class's array properties are checked for
     // exclusive access on every use, which cost as much as the lookups themselves.
     private let slots: UnsafeMutableBufferPointer<Slot>
-    /// Hashes seen once and not kept yet, by their low bits (a lossy filter).
+    /// Hashes seen once and not kept yet, each in the place some of its bits pick (a lossy filter).
     private let seen: UnsafeMutableBufferPointer<UInt64>
     private let saved: UnsafeMutableRawBufferPointer
     private var savedCount = 0
@@ -97,7 +98,7 @@ final class DecodedValueCache {
     }
 
     private func matches(_ bytes: UnsafeRawBufferPointer, slot index: Int) -> Bool {
-        let slot = UnsafeMutablePointer(slots.baseAddress! + index)
+        let slot = UnsafePointer(slots.baseAddress! + index)
         guard slot.pointee.length == bytes.count else { return false }
         return bytes.isEmpty || memcmp(saved.baseAddress! + slot.pointee.start, bytes.baseAddress!, bytes.count) == 0
     }
