@@ -64,18 +64,38 @@ final class ChurnTests: XCTestCase {
         ]
         for payload in payloads {
             let fields = payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            let (now, before) = ChurnTracker.fingerprints(of: payload, changed: fields)
-            XCTAssertEqual(now, Fingerprint.of(payload["snapshot"]!), "\(payload)")
-            XCTAssertEqual(before(), Fingerprint.of(previousSnapshot(of: payload)), "\(payload)")
+            let (now, before) = ChurnTracker.fingerprints(of: payload, changed: fields, form: .values)
+            XCTAssertEqual(now, JSONFingerprint.of(payload["snapshot"]!), "\(payload)")
+            XCTAssertEqual(before(), JSONFingerprint.of(previousSnapshot(of: payload)), "\(payload)")
+            // The digests the journal hands the report give the same two fingerprints.
+            let (digestNow, digestBefore) = ChurnTracker.fingerprints(of: digested(payload), changed: fields, form: .digests)
+            XCTAssertEqual(digestNow, now, "\(payload)")
+            XCTAssertEqual(digestBefore(), before(), "\(payload)")
+        }
+        // A change without a snapshot or previous values counts them as null either way.
+        for payload: JSONValue in [["changed": ["a"]], ["snapshot": ["a": 1], "changed": ["a"]]] {
+            let (now, before) = ChurnTracker.fingerprints(of: payload, changed: ["a"], form: .values)
+            let (digestNow, digestBefore) = ChurnTracker.fingerprints(of: digested(payload), changed: ["a"], form: .digests)
+            XCTAssertEqual(digestNow, now, "\(payload)")
+            XCTAssertEqual(digestBefore(), before(), "\(payload)")
         }
         // Equal values (as JSONValue's == has them) share a fingerprint; others differ.
-        XCTAssertEqual(Fingerprint.of(["n": 3, "s": "é"]), Fingerprint.of(["s": "e\u{301}", "n": 3.0]))
-        XCTAssertEqual(Fingerprint.of(0.0), Fingerprint.of(-0.0))
+        XCTAssertEqual(JSONFingerprint.of(["n": 3, "s": "é"]), JSONFingerprint.of(["s": "e\u{301}", "n": 3.0]))
+        XCTAssertEqual(JSONFingerprint.of(0.0), JSONFingerprint.of(-0.0))
         let distinct: [JSONValue] = [
             .null, false, true, 0, 1, -1, 1.5, "", "a", "ab", "abcdefgh", "abcdefghi", [], [1], [1, 2], [2, 1],
             [:], ["a": 1], ["a": 2], ["b": 1], ["a": 1, "b": 2], ["a": [1]], [["a": 1]], ["ab": "c"], ["a": "bc"],
         ]
-        XCTAssertEqual(Set(distinct.map { Fingerprint.of($0) }).count, distinct.count)
+        XCTAssertEqual(Set(distinct.map { JSONFingerprint.of($0) }).count, distinct.count)
+    }
+
+    /// `payload` as the journal reader hands it to the report (``ReportBuilder/digestibleMembers``).
+    private func digested(_ payload: JSONValue) -> JSONValue {
+        guard case .object(var members) = payload else { return payload }
+        for name in ReportBuilder.digestibleMembers[.viewModelChange] ?? [] {
+            if let member = members[name] { members[name] = JSONFingerprint.digest(member) }
+        }
+        return .object(members)
     }
 
     /// The snapshot before a change, rebuilt in full: the definition the churn tracker's

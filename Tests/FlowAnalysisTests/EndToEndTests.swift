@@ -15,6 +15,28 @@ final class EndToEndTests: XCTestCase {
         session.end()
     }
 
+    func testDigestedSnapshotsGiveTheSameReport() throws {
+        // Sessions whose view models change, revert and change while hidden.
+        let sink = MemoryEventSink()
+        try runSession("s-1", script: "wait 250ms\ntap detail\nwait 1s\nback\ntap sheet\nwait 2s\ndismiss\ndeeplink demo://detail", into: sink)
+        try runSession("s-2", script: "wait\ntap detail\nwait 3s", parameters: ["broken": "true"], into: sink)
+        let changes = sink.events.filter { $0.kind == .viewModelChange }
+        XCTAssertFalse(changes.isEmpty)
+        let options = ReportOptions(funnels: [Funnel(name: "detail", steps: ["Home", "Detail"])])
+        var values = ReportBuilder(options: options)
+        var digests = ReportBuilder(options: options, snapshots: .digests)
+        for event in sink.events {
+            values.consume(event)
+            var digested = event
+            if case .object(var members) = event.payload, let names = ReportBuilder.digestibleMembers[event.kind] {
+                for name in names { members[name] = members[name].map(JSONFingerprint.digest) }
+                digested.payload = .object(members)
+            }
+            digests.consume(digested)
+        }
+        XCTAssertEqual(digests.finish(), values.finish())
+    }
+
     func testReportOnScriptedSessions() throws {
         let sink = MemoryEventSink()
         // s-1: Home → Detail (tap) → Home (back) → Sheet (tap) → Home (swipe) → Detail (deep link).

@@ -18,6 +18,8 @@ import Navigation
 /// of each breakdown label, plus the ids of excluded sessions that have not ended yet.
 public struct ReportBuilder {
     public let options: ReportOptions
+    /// How the events hold view-model snapshots.
+    public let snapshots: SnapshotForm
     private var runLabels: [String: [String: String]] = [:]
     /// The open sessions' trackers, boxed so that consuming an event mutates one in place
     /// instead of copying it out of the dictionary and back.
@@ -28,10 +30,17 @@ public struct ReportBuilder {
     /// label → value → aggregates.
     private var breakdown: [String: [String: FlowAggregates]] = [:]
 
-    public init(options: ReportOptions = ReportOptions()) {
+    /// A builder for events with `snapshots` in the given form; a journal reader that delivers
+    /// ``digestibleMembers`` as digests saves most of the work of reading snapshots.
+    public init(options: ReportOptions = ReportOptions(), snapshots: SnapshotForm = .values) {
         self.options = options
+        self.snapshots = snapshots
         self.total = FlowAggregates(options: options)
     }
+
+    /// The payload members, per event kind, that the builder reads only to tell values apart:
+    /// with ``SnapshotForm/digests`` it takes them as their ``JSONFingerprint/digest(_:)``.
+    public static let digestibleMembers: [EventKind: [String]] = [.viewModelChange: ["previous", "snapshot"]]
 
     // MARK: - Input
 
@@ -57,7 +66,8 @@ public struct ReportBuilder {
                 if event.kind != .sessionEnd { excluded.insert(session) }
                 return
             }
-            box = TrackerBox(SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options))
+            box = TrackerBox(SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options,
+                                            snapshots: snapshots))
             open[session] = box
         }
         box.tracker.consume(event)

@@ -21,6 +21,8 @@ struct ChurnTracker {
         var isNonRendered: Bool
     }
 
+    /// How the events hold snapshots.
+    let form: SnapshotForm
     private(set) var counts: [String: ChurnCounts] = [:]
     /// Snapshot histories of the screen instances' view models in their current visit.
     private var histories: [String: ScreenHistories] = [:]
@@ -30,6 +32,10 @@ struct ChurnTracker {
         var subjects: [(subject: String, states: [State])] = []
     }
 
+    init(form: SnapshotForm = .values) {
+        self.form = form
+    }
+
     /// Counts a `viewmodel.change`, knowing which screen is visible now.
     mutating func consume(_ event: Event, visibleScreen: String?, options: ReportOptions) {
         guard event.kind == .viewModelChange, let screen = event.screen else { return }
@@ -37,7 +43,7 @@ struct ChurnTracker {
         let viewModel = payload["viewmodel"]?.stringValue
         let fields = payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let isNonRendered = !fields.isEmpty && fields.allSatisfy { options.isNonRendered(field: $0, viewModel: viewModel) }
-        let (fingerprint, previous) = ChurnTracker.fingerprints(of: payload, changed: fields)
+        let (fingerprint, previous) = ChurnTracker.fingerprints(of: payload, changed: fields, form: form)
         var reverted = 0
         ChurnTracker.update(&histories[screen, default: ScreenHistories()], subject: event.subject) { history in
             if history.isEmpty { history.append(State(fingerprint: previous(), isNonRendered: false)) }
@@ -76,20 +82,53 @@ struct ChurnTracker {
     /// one with each changed field set back to its `previous` value, or removed where that is
     /// `null` (the recorder writes `null` for a field that was absent); a snapshot that is not
     /// an object was `previous.value`.
-    static func fingerprints(of payload: JSONValue, changed fields: [String]) -> (now: UInt64, before: () -> UInt64) {
+    ///
+    /// With `form` ``SnapshotForm/digests``, `snapshot` and `previous` hold their
+    /// ``JSONFingerprint/digest(_:)``, which give the same fingerprints.
+    static func fingerprints(of payload: JSONValue, changed fields: [String], form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
+        let unique = { (index: Int, field: String) in !fields[..<index].contains(field) }
+        if form == .digests {
+            let digest = { (member: String) in payload[member].flatMap(JSONFingerprint.Digest.init) }
+            let previous = { digest("previous") }
+            guard let snapshot = digest("snapshot"), let sum = snapshot.sum else {
+                let now = digest("snapshot")?.fingerprint ?? JSONFingerprint.null
+                return (now, { previous()?.member(key: JSONFingerprint.of("value")) ?? JSONFingerprint.null })
+            }
+            return (sum.fingerprint, {
+                var sum = sum
+                let previous = previous()
+                for (index, field) in fields.enumerated() where unique(index, field) {
+                    let key = JSONFingerprint.of(field)
+                    if let value = snapshot.member(key: key) { sum.remove(key: key, value: value) }
+                    if let old = previous?.member(key: key), old != JSONFingerprint.null { sum.add(key: key, value: old) }
+                }
+                return sum.fingerprint
+            })
+        }
         let snapshot = payload["snapshot"] ?? .null
         guard case .object(let members) = snapshot else {
-            return (Fingerprint.of(snapshot), { Fingerprint.of(payload["previous"]?["value"] ?? .null) })
+            return (JSONFingerprint.of(snapshot), { JSONFingerprint.of(payload["previous"]?["value"] ?? .null) })
         }
-        var sum = Fingerprint.ObjectSum()
-        for (key, value) in members { sum.add(key, value) }
-        return (sum.fingerprint, {
+        var now = JSONFingerprint.ObjectSum()
+        for (key, value) in members { now.add(key, value) }
+        return (now.fingerprint, {
+            var sum = now
             let previous = payload["previous"]?.objectValue ?? [:]
-            for (index, field) in fields.enumerated() where !fields[..<index].contains(field) {
+            for (index, field) in fields.enumerated() where unique(index, field) {
                 if let value = members[field] { sum.remove(field, value) }
                 if let old = previous[field], old != .null { sum.add(field, old) }
             }
             return sum.fingerprint
         })
     }
+}
+
+/// How the events a ``ReportBuilder`` reads hold view-model snapshots.
+public enum SnapshotForm: Sendable {
+    /// As recorded.
+    case values
+    /// The `snapshot` and `previous` members of `viewmodel.change` payloads hold their
+    /// ``JSONFingerprint/digest(_:)``: all the report needs of them, and much cheaper to read
+    /// from a journal (see ``ReportBuilder/digestibleMembers``).
+    case digests
 }

@@ -14,7 +14,7 @@ struct SessionTracker {
 
     /// The visible screen's visits, shared with the exports (Navigation's definition).
     private var screens = ScreenVisitTracker()
-    private var churn = ChurnTracker()
+    private var churn: ChurnTracker
     private var lifecycle = LifecycleTracker()
     private var lastShown: [String: (screen: String, time: UInt64)] = [:]
     private var doublePushes: [DoublePush] = []
@@ -24,12 +24,13 @@ struct SessionTracker {
     private var firstWall: Int64?
     private var lastWall: Int64 = 0
 
-    init(session: String, run: String, labels: [String: String], options: ReportOptions) {
+    init(session: String, run: String, labels: [String: String], options: ReportOptions, snapshots: SnapshotForm = .values) {
         self.session = session
         self.run = run
         self.labels = labels
         self.options = options
         self.leakScan = SessionScan(session: session)
+        self.churn = ChurnTracker(form: snapshots)
     }
 
     /// Whether `session.end` has been seen.

@@ -12,6 +12,11 @@ public struct EventFilter: Sendable, Equatable {
     public var until: Int64?
     /// Only events after this cursor.
     public var after: JournalCursor?
+    /// Payload members, per event kind, to deliver as their ``JSONFingerprint/digest(_:)``
+    /// instead of their values, for a reader that only tells values apart (such as
+    /// `ReportBuilder.digestibleMembers`). Reading a digest builds none of the value, so it
+    /// is much cheaper than reading a large snapshot.
+    public var digestedMembers: [EventKind: [String]] = [:]
 
     public init(sessions: Set<String>? = nil, kinds: Set<EventKind>? = nil, since: Int64? = nil,
                 until: Int64? = nil, after: JournalCursor? = nil) {

@@ -93,7 +93,8 @@ final class JournalFileReader {
                 if blockRow == nil {
                     do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
                 }
-                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1)
+                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1,
+                                                 digested: filter.digestedMembers.isEmpty ? nil : digestedMembers(ofKind:))
                 // Room for this block and as many more as are left, so the page grows once
                 // instead of being copied again for every block.
                 if events.capacity < events.count + columns.count {
@@ -130,7 +131,8 @@ final class JournalFileReader {
     /// `row`, when given, is a statement ``prepareBlockRow(in:)`` made, reused from block to
     /// block; it is reset before this returns, so no read stays open.
     static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, values: DecodedValueCache? = nil,
-                          row: SQLiteStatement? = nil, near seq: UInt64) throws -> EventBlock.Columns {
+                          row: SQLiteStatement? = nil, near seq: UInt64,
+                          digested: ((Int64) throws -> [String]?)? = nil) throws -> EventBlock.Columns {
         let path = file.path
         let statement: SQLiteStatement
         defer { row?.reset() }
@@ -166,7 +168,7 @@ final class JournalFileReader {
         guard crc32Checksum(raw) == checksum else { throw damaged("CRC-32 mismatch after inflating") }
         let columns: EventBlock.Columns
         do {
-            columns = try EventBlock.decodeColumns(raw, cache: values)
+            columns = try EventBlock.decodeColumns(raw, cache: values, digested: digested)
         } catch {
             throw damaged("\(error)")
         }
@@ -174,6 +176,22 @@ final class JournalFileReader {
             throw damaged("holds \(columns.count) events, the block row says \(count)")
         }
         return columns
+    }
+
+    /// The kind with row id `id`, reloading the table once when it is not known yet; nil when
+    /// the file has no such kind.
+    private func kind(_ id: Int64) throws -> EventKind? {
+        if let kind = kinds[id] { return kind }
+        var names: [Int64: String] = [:]
+        try file.loadKinds(into: &names)
+        kinds.add(names.mapValues(EventKind.init(rawValue:)))
+        return kinds[id]
+    }
+
+    /// The payload members the filter wants digested for events of kind id `id`. An unknown
+    /// id gets none; resolving the event then reports it.
+    private func digestedMembers(ofKind id: Int64) throws -> [String]? {
+        try kind(id).flatMap { filter.digestedMembers[$0] }
     }
 
     /// Replaces ids with strings, reloading the tables once when a newer id turns up; nil
@@ -192,11 +210,7 @@ final class JournalFileReader {
             return value
         }
         func kind(_ id: Int64) throws -> EventKind {
-            if let kind = kinds[id] { return kind }
-            var names: [Int64: String] = [:]
-            try file.loadKinds(into: &names)
-            kinds.add(names.mapValues(EventKind.init(rawValue:)))
-            guard let kind = kinds[id] else { throw damaged("unknown kind \(id)") }
+            guard let kind = try self.kind(id) else { throw damaged("unknown kind \(id)") }
             return kind
         }
         func session(_ id: Int64) throws -> (name: String, run: String) {

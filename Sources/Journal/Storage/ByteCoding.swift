@@ -207,6 +207,89 @@ struct ByteReader {
         return value
     }
 
+    // MARK: Digests
+
+    /// Reads one value; when it is an object, the members named in `digested` come as their
+    /// ``JSONFingerprint/digest(_:)``, read without building them.
+    mutating func readJSON(digesting digested: [String], cache: DecodedValueCache? = nil) throws -> JSONValue {
+        guard offset < bytes.count, bytes[offset] == 7 else { return try readJSON(cache: cache) }
+        offset += 1
+        let count = try readCount()
+        var members = [String: JSONValue](minimumCapacity: count)
+        for _ in 0..<count {
+            let key = try readKey(cache: cache)
+            members[key] = digested.contains(key) ? try readDigest() : try readJSON(depth: 1, cache: cache)
+        }
+        return .object(members)
+    }
+
+    /// Reads one value as its ``JSONFingerprint/digest(_:)``.
+    mutating func readDigest() throws -> JSONValue {
+        guard offset < bytes.count, bytes[offset] == 7 else { return .int(Int64(bitPattern: try readFingerprint(depth: 1))) }
+        offset += 1
+        let count = try readCount()
+        var pairs: [JSONValue] = []
+        pairs.reserveCapacity(2 * count)
+        for _ in 0..<count {
+            pairs.append(.int(Int64(bitPattern: try readStringFingerprint())))
+            pairs.append(.int(Int64(bitPattern: try readFingerprint(depth: 2))))
+        }
+        return .array(pairs)
+    }
+
+    /// Reads one value as its ``JSONFingerprint``, without building it: the same number as
+    /// `JSONFingerprint.of(readJSON())`.
+    mutating func readFingerprint(depth: Int = 0) throws -> UInt64 {
+        guard depth < 512 else { throw ByteReaderError(offset: offset, reason: "nesting too deep") }
+        let tag = try readByte()
+        switch tag {
+        case 0: return JSONFingerprint.null
+        case 1: return JSONFingerprint.of(false)
+        case 2: return JSONFingerprint.of(true)
+        case 3: return JSONFingerprint.of(Double(try readSigned()))
+        case 4:
+            var bits: UInt64 = 0
+            for (index, byte) in try readBytes(8).enumerated() { bits |= UInt64(byte) << (8 * UInt64(index)) }
+            return JSONFingerprint.of(Double(bitPattern: bits))
+        case 5:
+            return try readStringFingerprint()
+        case 6:
+            let count = try readCount()
+            var state = JSONFingerprint.arrayStart(count: count)
+            for _ in 0..<count { state = JSONFingerprint.arrayStep(state, element: try readFingerprint(depth: depth + 1)) }
+            return state
+        case 7:
+            let count = try readCount()
+            var sum = JSONFingerprint.ObjectSum()
+            for _ in 0..<count {
+                let key = try readStringFingerprint()
+                sum.add(key: key, value: try readFingerprint(depth: depth + 1))
+            }
+            return sum.fingerprint
+        default:
+            throw ByteReaderError(offset: offset - 1, reason: "unknown value tag \(tag)")
+        }
+    }
+
+    /// Reads a length-prefixed string as its ``JSONFingerprint``.
+    private mutating func readStringFingerprint() throws -> UInt64 {
+        let count = try readCount()
+        let start = offset
+        offset += count
+        let ascii = bytes.withUnsafeBytes { all in JSONFingerprint.ofASCII(UnsafeRawBufferPointer(rebasing: all[start..<start + count])) }
+        if let ascii { return ascii }
+        return JSONFingerprint.of(bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<start + count]), as: UTF8.self)
+        })
+    }
+
+    /// Reads an object key, short ones through the cache's table.
+    private mutating func readKey(cache: DecodedValueCache?) throws -> String {
+        let length = try readCount()
+        if length <= 15, let cache { return readShortString(count: length, cache: cache) }
+        return readString(count: length)
+    }
+
     /// Reads the members of an array (tag 6) or object (tag 7) whose tag was just read.
     private mutating func readComposite(_ tag: UInt8, depth: Int, cache: DecodedValueCache?) throws -> JSONValue {
         let count = try readCount()
@@ -218,9 +301,7 @@ struct ByteReader {
         }
         var members = [String: JSONValue](minimumCapacity: count)
         for _ in 0..<count {
-            let length = try readCount()
-            let key: String
-            if length <= 15, let cache { key = readShortString(count: length, cache: cache) } else { key = readString(count: length) }
+            let key = try readKey(cache: cache)
             members[key] = try readJSON(depth: depth + 1, cache: cache)
         }
         return .object(members)

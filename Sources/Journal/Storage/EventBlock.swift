@@ -98,7 +98,12 @@ enum EventBlock {
     /// With a `cache`, payloads (and the long strings, arrays and objects inside them) whose
     /// bytes were decoded before, in this block or an earlier one, are shared rather than
     /// decoded again.
-    static func decodeColumns(_ bytes: [UInt8], cache: DecodedValueCache? = nil) throws -> Columns {
+    ///
+    /// With `digested`, the payload members it names for an event's kind id come as their
+    /// ``JSONFingerprint/digest(_:)`` (see ``EventFilter/digestedMembers``); it is asked once
+    /// per kind id in the block.
+    static func decodeColumns(_ bytes: [UInt8], cache: DecodedValueCache? = nil,
+                              digested: ((Int64) throws -> [String]?)? = nil) throws -> Columns {
         var reader = ByteReader(bytes)
         let version = try reader.readByte()
         guard version == Self.version else {
@@ -143,10 +148,17 @@ enum EventBlock {
                 columns.cause[index] = columns.sessionSeq[index] &- UInt64(bitPattern: distance)
             }
         }
+        var digestedByKind: [Int64: [String]] = [:]
+        if let digested {
+            for kind in Set(columns.kind) { digestedByKind[kind] = try digested(kind) }
+        }
         for index in payloadOrder(columns.subject) {
             let length = try reader.readCount()
             let end = reader.offset + length
-            if let cache, length > 2, length <= DecodedValueCache.largestValue {
+            if !digestedByKind.isEmpty, let members = digestedByKind[columns.kind[index]] {
+                // Not through the cache of whole payloads: these are not the values themselves.
+                columns.payload[index] = try reader.readJSON(digesting: members, cache: cache)
+            } else if let cache, length > 2, length <= DecodedValueCache.largestValue {
                 columns.payload[index] = try reader.cached(reader.offset..<end, in: cache) { try $0.readJSON(cache: cache) }
             } else {
                 columns.payload[index] = try reader.readJSON(cache: cache)
