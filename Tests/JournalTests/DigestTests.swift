@@ -55,7 +55,7 @@ final class DigestTests: XCTestCase {
         }
     }
 
-    func testOnlyTheNamedMembersOfTheChosenKindsAreDigested() throws {
+    func testOnlyTheNamedMembersOfTheChosenKindsAreDigestedOrSkipped() throws {
         var generator = SplitMix64(seed: 7)
         let stored = (0..<600).map { index -> StoredEvent in
             let payload: JSONValue = [
@@ -64,7 +64,7 @@ final class DigestTests: XCTestCase {
                 "previous": ["title": "Item 0", "items": nil],
             ]
             return StoredEvent(seq: UInt64(index + 1), wallNanoseconds: Int64(index), monotonicNanoseconds: UInt64(index),
-                               session: 1, kind: Int64(1 + index % 2), sessionSeq: UInt64(index + 1), subject: Int64(1 + index % 5),
+                               session: 1, kind: Int64(1 + index % 3), sessionSeq: UInt64(index + 1), subject: Int64(1 + index % 5),
                                screen: 0, cause: nil, parent: 0, payload: payload)
         }
         let block = EventBlock.encode(stored)
@@ -73,7 +73,7 @@ final class DigestTests: XCTestCase {
         for round in 0..<3 {
             let columns = try EventBlock.decodeColumns(block, cache: cache) { kind in
                 asked.append(kind)
-                return kind == 1 ? ["previous", "snapshot"] : nil
+                return [1: .digesting(["previous", "snapshot"]), 3: .skipped][kind] ?? .values
             }
             for (index, event) in stored.enumerated() {
                 var expected = event.payload
@@ -81,13 +81,15 @@ final class DigestTests: XCTestCase {
                     expected = ["viewmodel": event.payload["viewmodel"]!, "changed": event.payload["changed"]!,
                                 "snapshot": JSONFingerprint.digest(event.payload["snapshot"]!),
                                 "previous": JSONFingerprint.digest(event.payload["previous"]!)]
+                } else if event.kind == 3 {
+                    expected = .object([:])
                 }
                 XCTAssertEqual(columns.payload[index], expected, "round \(round), event \(index)")
             }
             // The values read in between through the same cache are the values, not digests.
             XCTAssertEqual(try EventBlock.decodeColumns(block, cache: cache).storedEvents, stored, "round \(round)")
         }
-        XCTAssertEqual(asked.sorted(), [1, 1, 1, 2, 2, 2], "asked once per kind and block")
+        XCTAssertEqual(asked.sorted(), [1, 1, 1, 2, 2, 2, 3, 3, 3], "asked once per kind and block")
     }
 
     func testTheJournalReaderHandsOutDigestsWhenTheFilterAsksForThem() throws {
@@ -113,5 +115,34 @@ final class DigestTests: XCTestCase {
             XCTAssertEqual(read, expected)
         }
         XCTAssertGreaterThan(changes, 10)
+    }
+
+    func testEnvelopeOnlyKindsComeWithoutSubjectScreenParentOrPayload() throws {
+        let directory = makeTemporaryDirectory(self)
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory, blockSize: 64))
+        for event in makeEvents(count: 700) { writer.record(event) }
+        try writer.close()
+        let plain = try JournalReader(paths: [directory]).allEvents()
+        var filter = EventFilter()
+        filter.envelopeOnlyKinds = [.action, .screenPush]
+        filter.digestedMembers = [.viewModelChange: ["snapshot"]]
+        let read = try JournalReader(paths: [directory]).allEvents(matching: filter)
+        XCTAssertEqual(read.count, plain.count)
+        var envelopes = 0
+        for (event, original) in zip(read, plain) {
+            var expected = original
+            if filter.envelopeOnlyKinds.contains(original.kind) {
+                expected.subject = ""
+                expected.screen = nil
+                expected.parent = nil
+                expected.payload = .object([:])
+                envelopes += 1
+            } else if original.kind == .viewModelChange, case .object(var members) = original.payload {
+                members["snapshot"] = members["snapshot"].map(JSONFingerprint.digest)
+                expected.payload = .object(members)
+            }
+            XCTAssertEqual(event, expected)
+        }
+        XCTAssertGreaterThan(envelopes, 50)
     }
 }

@@ -42,6 +42,11 @@ public struct ReportBuilder {
     /// with ``SnapshotForm/digests`` it takes them as their ``JSONFingerprint/digest(_:)``.
     public static let digestibleMembers: [EventKind: [String]] = [.viewModelChange: ["previous", "snapshot"]]
 
+    /// The kinds whose events the builder only counts and orders, reading nothing but their
+    /// envelope (session, times, session seq, cause): a journal reader can leave out their
+    /// subjects, screens and payloads (`EventFilter.envelopeOnlyKinds`).
+    public static let envelopeOnlyKinds: Set<EventKind> = [.action, .deepLink, .error]
+
     // MARK: - Input
 
     /// Registers the labels of a run, such as `["version": "2.1", "scenario": "checkout"]`.

@@ -17,6 +17,10 @@ public struct EventFilter: Sendable, Equatable {
     /// `ReportBuilder.digestibleMembers`). Reading a digest builds none of the value, so it
     /// is much cheaper than reading a large snapshot.
     public var digestedMembers: [EventKind: [String]] = [:]
+    /// Kinds whose events come as their envelope only: seq, times, run, session, session seq,
+    /// kind and cause, with an empty `subject`, no `screen` or `parent` and an empty payload.
+    /// For a reader that only counts and orders them; their strings and payloads are not read.
+    public var envelopeOnlyKinds: Set<EventKind> = []
 
     public init(sessions: Set<String>? = nil, kinds: Set<EventKind>? = nil, since: Int64? = nil,
                 until: Int64? = nil, after: JournalCursor? = nil) {

@@ -15,6 +15,8 @@ final class JournalFileReader {
     /// Reads one block's row; prepared on first use and reused.
     private var blockRow: SQLiteStatement?
     private let filter: EventFilter
+    /// By kind id: whether the filter wants only the envelope of those events.
+    private var envelopeOnly: [Bool] = []
     private var lastDataVersion: Int64 = -1
 
     init(path: String, filter: EventFilter) throws {
@@ -94,7 +96,7 @@ final class JournalFileReader {
                     do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
                 }
                 let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1,
-                                                 digested: filter.digestedMembers.isEmpty ? nil : digestedMembers(ofKind:))
+                                                 plan: readsAllPayloads ? nil : payloadReading(ofKind:))
                 // Room for this block and as many more as are left, so the page grows once
                 // instead of being copied again for every block.
                 if events.capacity < events.count + columns.count {
@@ -132,7 +134,7 @@ final class JournalFileReader {
     /// block; it is reset before this returns, so no read stays open.
     static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, values: DecodedValueCache? = nil,
                           row: SQLiteStatement? = nil, near seq: UInt64,
-                          digested: ((Int64) throws -> [String]?)? = nil) throws -> EventBlock.Columns {
+                          plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil) throws -> EventBlock.Columns {
         let path = file.path
         let statement: SQLiteStatement
         defer { row?.reset() }
@@ -168,7 +170,7 @@ final class JournalFileReader {
         guard crc32Checksum(raw) == checksum else { throw damaged("CRC-32 mismatch after inflating") }
         let columns: EventBlock.Columns
         do {
-            columns = try EventBlock.decodeColumns(raw, cache: values, digested: digested)
+            columns = try EventBlock.decodeColumns(raw, cache: values, plan: plan)
         } catch {
             throw damaged("\(error)")
         }
@@ -188,10 +190,26 @@ final class JournalFileReader {
         return kinds[id]
     }
 
-    /// The payload members the filter wants digested for events of kind id `id`. An unknown
-    /// id gets none; resolving the event then reports it.
-    private func digestedMembers(ofKind id: Int64) throws -> [String]? {
-        try kind(id).flatMap { filter.digestedMembers[$0] }
+    /// Whether the filter wants every payload as it is.
+    private var readsAllPayloads: Bool { filter.digestedMembers.isEmpty && filter.envelopeOnlyKinds.isEmpty }
+
+    /// How the filter wants payloads of kind id `id` read; noting envelope-only kinds for
+    /// ``resolve(_:of:blockID:)``. An unknown id reads values; resolving the event then
+    /// reports it.
+    private func payloadReading(ofKind id: Int64) throws -> EventBlock.PayloadReading {
+        guard let kind = try kind(id) else { return .values }
+        // Kind ids are small; one a damaged file makes huge is read in full.
+        if filter.envelopeOnlyKinds.contains(kind), id >= 0, id < 4096 {
+            if envelopeOnly.count <= id { envelopeOnly += [Bool](repeating: false, count: Int(id) + 1 - envelopeOnly.count) }
+            envelopeOnly[Int(id)] = true
+            return .skipped
+        }
+        return filter.digestedMembers[kind].map { .digesting($0) } ?? .values
+    }
+
+    /// Whether events of kind id `id` come as their envelope only.
+    private func isEnvelopeOnly(_ id: Int64) -> Bool {
+        id >= 0 && id < envelopeOnly.count && envelopeOnly[Int(id)]
     }
 
     /// Replaces ids with strings, reloading the tables once when a newer id turns up; nil
@@ -224,6 +242,12 @@ final class JournalFileReader {
         let session = try session(columns.session[index])
         let kind = try kind(columns.kind[index])
         guard matches(session: session.name, kind: kind, wallNanoseconds: columns.wall[index]) else { return nil }
+        if isEnvelopeOnly(columns.kind[index]) {
+            return Event(
+                seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
+                run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
+                kind: kind, subject: "", cause: columns.cause[index])
+        }
         let screen = columns.screen[index]
         let parent = columns.parent[index]
         return Event(

@@ -135,6 +135,14 @@ struct ByteReader {
         return bytes[offset..<offset + count]
     }
 
+    /// Moves past `count` bytes.
+    mutating func skip(_ count: Int) throws {
+        guard count >= 0, count <= bytes.count - offset else {
+            throw ByteReaderError(offset: offset, reason: "length \(count) exceeds the remaining bytes")
+        }
+        offset += count
+    }
+
     mutating func readString() throws -> String {
         readString(count: try readCount())
     }

@@ -99,11 +99,10 @@ enum EventBlock {
     /// bytes were decoded before, in this block or an earlier one, are shared rather than
     /// decoded again.
     ///
-    /// With `digested`, the payload members it names for an event's kind id come as their
-    /// ``JSONFingerprint/digest(_:)`` (see ``EventFilter/digestedMembers``); it is asked once
-    /// per kind id in the block.
+    /// With `plan`, payloads are read as it says for their event's kind id (see
+    /// ``PayloadReading``); it is asked once per kind id in the block.
     static func decodeColumns(_ bytes: [UInt8], cache: DecodedValueCache? = nil,
-                              digested: ((Int64) throws -> [String]?)? = nil) throws -> Columns {
+                              plan: ((Int64) throws -> PayloadReading)? = nil) throws -> Columns {
         var reader = ByteReader(bytes)
         let version = try reader.readByte()
         guard version == Self.version else {
@@ -148,14 +147,21 @@ enum EventBlock {
                 columns.cause[index] = columns.sessionSeq[index] &- UInt64(bitPattern: distance)
             }
         }
-        var digestedByKind: [Int64: [String]] = [:]
-        if let digested {
-            for kind in Set(columns.kind) { digestedByKind[kind] = try digested(kind) }
+        var planByKind: [Int64: PayloadReading] = [:]
+        if let plan {
+            for kind in Set(columns.kind) {
+                let reading = try plan(kind)
+                if reading != .values { planByKind[kind] = reading }
+            }
         }
         for index in payloadOrder(columns.subject) {
             let length = try reader.readCount()
             let end = reader.offset + length
-            if !digestedByKind.isEmpty, let members = digestedByKind[columns.kind[index]] {
+            let reading = planByKind.isEmpty ? nil : planByKind[columns.kind[index]]
+            if case .skipped = reading {
+                try reader.skip(length)
+                columns.payload[index] = .object([:])
+            } else if case .digesting(let members) = reading {
                 // Not through the cache of whole payloads: these are not the values themselves.
                 columns.payload[index] = try reader.readJSON(digesting: members, cache: cache)
             } else if let cache, length > 2, length <= DecodedValueCache.largestValue {
@@ -169,6 +175,16 @@ enum EventBlock {
         }
         guard reader.isAtEnd else { throw ByteReaderError(offset: reader.offset, reason: "trailing bytes") }
         return columns
+    }
+
+    /// How to read the payloads of one kind of event.
+    enum PayloadReading: Equatable {
+        /// As the values they are.
+        case values
+        /// With these members as their ``JSONFingerprint/digest(_:)``.
+        case digesting([String])
+        /// Not at all: the payload is left an empty object.
+        case skipped
     }
 
     /// A decoded block, one array per field (see ``StoredEvent`` for their meaning).

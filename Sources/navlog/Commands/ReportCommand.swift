@@ -70,11 +70,13 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() async throws -> Int32 {
-        // The journal hands over view-model snapshots as digests: the report only tells them
-        // apart, and digests cost a fraction of the values to read.
+        // The journal hands over view-model snapshots as digests, and actions as their
+        // envelope: the report only tells snapshots apart and counts actions, and reading
+        // less costs less.
         var builder = ReportBuilder(options: options, snapshots: .digests)
         var filter = EventFilter()
         filter.digestedMembers = ReportBuilder.digestibleMembers
+        filter.envelopeOnlyKinds = ReportBuilder.envelopeOnlyKinds
         if !options.sessions.isEmpty { filter.sessions = options.sessions }
         let reader = JournalReader(paths: paths)
         let files = reader.files()
