@@ -23,17 +23,39 @@ struct ChurnTracker {
 
     /// How the events hold snapshots.
     let form: SnapshotForm
-    private(set) var counts: [String: ChurnCounts] = [:]
-    /// Snapshot histories of the screen instances' view models in their current visit.
-    private var histories: [String: ScreenHistories] = [:]
+    /// By screen instance: its counts, and its view models' snapshot histories in its current
+    /// visit. One entry per instance, so a change costs one lookup; the counts go to screen
+    /// types only when asked for.
+    private var screens: [String: ScreenChurn] = [:]
 
-    /// The view models of one screen instance (usually one), each with its history.
-    private struct ScreenHistories {
+    private struct ScreenChurn {
+        var counts = ChurnCounts()
+        /// The view models of the screen (usually one), each with its history.
         var subjects: [(subject: String, states: [State])] = []
+
+        /// Runs `body` on the history of `subject` in place (empty for a new subject).
+        mutating func update(subject: String, _ body: (inout [State]) -> Void) {
+            if let index = subjects.firstIndex(where: { $0.subject == subject }) {
+                body(&subjects[index].states)
+            } else {
+                var states: [State] = []
+                body(&states)
+                subjects.append((subject, states))
+            }
+        }
     }
 
     init(form: SnapshotForm = .values) {
         self.form = form
+    }
+
+    /// The counts by screen type.
+    var counts: [String: ChurnCounts] {
+        var counts: [String: ChurnCounts] = [:]
+        for (screen, churn) in screens where churn.counts.changes > 0 {
+            counts[InstanceID.typeName(of: screen), default: ChurnCounts()].add(churn.counts)
+        }
+        return counts
     }
 
     /// Counts a `viewmodel.change`, knowing which screen is visible now.
@@ -44,37 +66,30 @@ struct ChurnTracker {
         let fields = payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let isNonRendered = !fields.isEmpty && fields.allSatisfy { options.isNonRendered(field: $0, viewModel: viewModel) }
         let (fingerprint, previous) = ChurnTracker.fingerprints(of: payload, changed: fields, form: form)
-        var reverted = 0
-        ChurnTracker.update(&histories[screen, default: ScreenHistories()], subject: event.subject) { history in
-            if history.isEmpty { history.append(State(fingerprint: previous(), isNonRendered: false)) }
-            if let index = history.firstIndex(where: { $0.fingerprint == fingerprint }) {
-                // The round trip history[index] → … → now changed nothing; count what was not
-                // already counted as non-rendered.
-                reverted = history[(index + 1)...].filter { !$0.isNonRendered }.count + (isNonRendered ? 0 : 1)
-                history.removeSubrange((index + 1)...)
-            } else {
-                history.append(State(fingerprint: fingerprint, isNonRendered: isNonRendered))
+        let subject = event.subject
+        let hidden = screen != visibleScreen
+        func count(_ churn: inout ScreenChurn) {
+            var reverted = 0
+            churn.update(subject: subject) { history in
+                if history.isEmpty { history.append(State(fingerprint: previous(), isNonRendered: false)) }
+                if let index = history.firstIndex(where: { $0.fingerprint == fingerprint }) {
+                    // The round trip history[index] → … → now changed nothing; count what was
+                    // not already counted as non-rendered.
+                    reverted = history[(index + 1)...].filter { !$0.isNonRendered }.count + (isNonRendered ? 0 : 1)
+                    history.removeSubrange((index + 1)...)
+                } else {
+                    history.append(State(fingerprint: fingerprint, isNonRendered: isNonRendered))
+                }
             }
+            churn.counts.add(ChurnCounts(changes: 1, reverted: reverted, nonRendered: isNonRendered ? 1 : 0, hidden: hidden ? 1 : 0))
         }
-        counts[InstanceID.typeName(of: screen), default: ChurnCounts()].add(
-            ChurnCounts(changes: 1, reverted: reverted, nonRendered: isNonRendered ? 1 : 0, hidden: screen != visibleScreen ? 1 : 0))
-    }
-
-    /// Runs `body` on the history of `subject` in place (empty for a new subject).
-    private static func update(_ screen: inout ScreenHistories, subject: String, _ body: (inout [State]) -> Void) {
-        if let index = screen.subjects.firstIndex(where: { $0.subject == subject }) {
-            body(&screen.subjects[index].states)
-        } else {
-            var states: [State] = []
-            body(&states)
-            screen.subjects.append((subject, states))
-        }
+        count(&screens[screen, default: ScreenChurn()])
     }
 
     /// Starts a new visit for both screens of a change of the visible screen.
     mutating func visibleScreenChanged(from old: String?, to new: String?) {
-        if let old { histories[old] = nil }
-        if let new { histories[new] = nil }
+        if let old { screens[old]?.subjects.removeAll() }
+        if let new { screens[new]?.subjects.removeAll() }
     }
 
     /// The fingerprints of a change's snapshot and of the snapshot before it, without building

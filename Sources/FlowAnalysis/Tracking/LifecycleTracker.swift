@@ -75,13 +75,13 @@ struct LifecycleTracker {
     }
 
     private mutating func update(_ coordinator: String, _ change: (inout LifecycleTree.Node) -> Void) {
-        if nodes[coordinator] == nil {
-            order.append(coordinator)
-            nodes[coordinator] = LifecycleTree.Node(
-                coordinator: coordinator, parent: nil, isStarted: false, isFinished: false, isDeallocated: false, children: []
-            )
-        }
-        change(&nodes[coordinator]!)
+        // One lookup: the default is made, and the coordinator put in order, only when new.
+        var isNew = false
+        change(&nodes[coordinator, default: {
+            isNew = true
+            return LifecycleTree.Node(coordinator: coordinator, parent: nil, isStarted: false, isFinished: false, isDeallocated: false, children: [])
+        }()])
+        if isNew { order.append(coordinator) }
     }
 
     private mutating func adopt(_ child: String, by parent: String) {

@@ -228,17 +228,38 @@ enum EventBlock {
 
     /// Returns event indices ordered by subject id, keeping seq order within a subject.
     static func payloadOrder(_ subjects: [Int64]) -> [Int] {
-        // Packed as subject << 32 | index, the keys are distinct and sort as (subject, index)
-        // with a plain integer sort; ids outside 32 bits (only in a damaged block) take the
-        // general comparison.
-        guard subjects.count <= Int(UInt32.max), subjects.allSatisfy({ $0 >= 0 && $0 <= Int64(UInt32.max) }) else {
+        guard let largest = subjects.max(), largest <= Int64(UInt32.max), subjects.allSatisfy({ $0 >= 0 }) else {
+            // Ids outside 32 bits (only in a damaged block) take the general comparison.
             return subjects.indices.sorted { left, right in
                 subjects[left] != subjects[right] ? subjects[left] < subjects[right] : left < right
             }
         }
-        var keys = subjects.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }
-        keys.sort()
-        return keys.map { Int($0 & 0xFFFF_FFFF) }
+        // A stable radix sort, 11 bits of the id per pass, lowest first: two passes cover the
+        // ids of files of up to 4M strings, and stability keeps each subject's events in order.
+        var order = Array(subjects.indices)
+        var scratch = order
+        let digitBits: Int64 = 11
+        var shift: Int64 = 0
+        var counts = [Int](repeating: 0, count: 1 << digitBits)
+        let mask = (Int64(1) << digitBits) - 1
+        repeat {
+            for index in counts.indices { counts[index] = 0 }
+            for subject in subjects { counts[Int((subject >> shift) & mask)] += 1 }
+            var start = 0
+            for index in counts.indices {
+                let count = counts[index]
+                counts[index] = start
+                start += count
+            }
+            for position in order {
+                let digit = Int((subjects[position] >> shift) & mask)
+                scratch[counts[digit]] = position
+                counts[digit] += 1
+            }
+            swap(&order, &scratch)
+            shift += digitBits
+        } while largest >> shift > 0
+        return order
     }
 
     private static func zigzag(_ value: Int64) -> Int64 { (value << 1) ^ (value >> 63) }
