@@ -61,11 +61,10 @@ struct ChurnTracker {
     /// Counts a `viewmodel.change`, knowing which screen is visible now.
     mutating func consume(_ event: Event, visibleScreen: String?, options: ReportOptions) {
         guard event.kind == .viewModelChange, let screen = event.screen else { return }
-        let payload = event.payload
-        let viewModel = payload["viewmodel"]?.stringValue
-        let fields = payload["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        let isNonRendered = !fields.isEmpty && fields.allSatisfy { options.isNonRendered(field: $0, viewModel: viewModel) }
-        let (fingerprint, previous) = ChurnTracker.fingerprints(of: payload, changed: fields, form: form)
+        let change = Change(event.payload)
+        let fields = change.changed
+        let isNonRendered = !fields.isEmpty && fields.allSatisfy { options.isNonRendered(field: $0, viewModel: change.viewModel) }
+        let (fingerprint, previous) = ChurnTracker.fingerprints(snapshot: change.snapshot, previous: change.previous, changed: fields, form: form)
         let subject = event.subject
         let hidden = screen != visibleScreen
         func count(_ churn: inout ScreenChurn) {
@@ -101,40 +100,71 @@ struct ChurnTracker {
     /// With `form` ``SnapshotForm/digests``, `snapshot` and `previous` hold their
     /// ``JSONFingerprint/digest(_:)``, which give the same fingerprints.
     static func fingerprints(of payload: JSONValue, changed fields: [String], form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
-        let unique = { (index: Int, field: String) in !fields[..<index].contains(field) }
+        let change = Change(payload)
+        return fingerprints(snapshot: change.snapshot, previous: change.previous, changed: fields, form: form)
+    }
+
+    private static func fingerprints(snapshot: JSONValue?, previous: JSONValue?, changed fields: [String],
+                                     form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
         if form == .digests {
-            let digest = { (member: String) in payload[member].flatMap(JSONFingerprint.Digest.init) }
-            let previous = { digest("previous") }
-            guard let snapshot = digest("snapshot"), let sum = snapshot.sum else {
-                let now = digest("snapshot")?.fingerprint ?? JSONFingerprint.null
-                return (now, { previous()?.member(key: JSONFingerprint.of("value")) ?? JSONFingerprint.null })
+            let digest = snapshot.flatMap(JSONFingerprint.Digest.init)
+            let previous = previous.flatMap(JSONFingerprint.Digest.init)
+            guard let digest, let sum = digest.sum else {
+                return (digest?.fingerprint ?? JSONFingerprint.null, { previous?.member(key: JSONFingerprint.of("value")) ?? JSONFingerprint.null })
             }
             return (sum.fingerprint, {
-                var sum = sum
-                let previous = previous()
-                for (index, field) in fields.enumerated() where unique(index, field) {
+                var keys: [UInt64] = []
+                keys.reserveCapacity(fields.count)
+                for field in fields {
                     let key = JSONFingerprint.of(field)
-                    if let value = snapshot.member(key: key) { sum.remove(key: key, value: value) }
-                    if let old = previous?.member(key: key), old != JSONFingerprint.null { sum.add(key: key, value: old) }
+                    if !keys.contains(key) { keys.append(key) }
+                }
+                var sum = sum
+                digest.forEachMember { key, value in
+                    if keys.contains(key) { sum.remove(key: key, value: value) }
+                }
+                previous?.forEachMember { key, old in
+                    if old != JSONFingerprint.null, keys.contains(key) { sum.add(key: key, value: old) }
                 }
                 return sum.fingerprint
             })
         }
-        let snapshot = payload["snapshot"] ?? .null
+        let snapshot = snapshot ?? .null
         guard case .object(let members) = snapshot else {
-            return (JSONFingerprint.of(snapshot), { JSONFingerprint.of(payload["previous"]?["value"] ?? .null) })
+            return (JSONFingerprint.of(snapshot), { JSONFingerprint.of(previous?["value"] ?? .null) })
         }
         var now = JSONFingerprint.ObjectSum()
         for (key, value) in members { now.add(key, value) }
         return (now.fingerprint, {
             var sum = now
-            let previous = payload["previous"]?.objectValue ?? [:]
-            for (index, field) in fields.enumerated() where unique(index, field) {
+            let previous = previous?.objectValue ?? [:]
+            for (index, field) in fields.enumerated() where !fields[..<index].contains(field) {
                 if let value = members[field] { sum.remove(field, value) }
                 if let old = previous[field], old != .null { sum.add(field, old) }
             }
             return sum.fingerprint
         })
+    }
+
+    /// The members of a `viewmodel.change` payload the tracker reads, found in one pass.
+    private struct Change {
+        var viewModel: String?
+        var changed: [String] = []
+        var snapshot: JSONValue?
+        var previous: JSONValue?
+
+        init(_ payload: JSONValue) {
+            guard case .object(let members) = payload else { return }
+            for (key, value) in members {
+                switch key {
+                case "viewmodel": viewModel = value.stringValue
+                case "changed": changed = value.arrayValue?.compactMap(\.stringValue) ?? []
+                case "snapshot": snapshot = value
+                case "previous": previous = value
+                default: break
+                }
+            }
+        }
     }
 }
 

@@ -152,13 +152,9 @@ public enum JSONFingerprint {
         /// The fingerprint of the value: for an object, its members' sum (to take members out
         /// of and put back in).
         public var sum: ObjectSum? {
-            guard case .object(let pairs) = self else { return nil }
+            guard case .object = self else { return nil }
             var sum = ObjectSum()
-            var index = 0
-            while index + 1 < pairs.count {
-                sum.add(key: Self.bits(pairs[index]), value: Self.bits(pairs[index + 1]))
-                index += 2
-            }
+            forEachMember { sum.add(key: $0, value: $1) }
             return sum
         }
 
@@ -173,13 +169,20 @@ public enum JSONFingerprint {
         /// The fingerprint of the member whose key has fingerprint `key`; nil when the value
         /// is not an object or has no such member.
         public func member(key: UInt64) -> UInt64? {
-            guard case .object(let pairs) = self else { return nil }
+            var found: UInt64?
+            forEachMember { if found == nil, $0 == key { found = $1 } }
+            return found
+        }
+
+        /// Calls `body` with the key and value fingerprints of each member of an object, in
+        /// key order; nothing for another value.
+        public func forEachMember(_ body: (_ key: UInt64, _ value: UInt64) -> Void) {
+            guard case .object(let pairs) = self else { return }
             var index = 0
             while index + 1 < pairs.count {
-                if Self.bits(pairs[index]) == key { return Self.bits(pairs[index + 1]) }
+                body(Self.bits(pairs[index]), Self.bits(pairs[index + 1]))
                 index += 2
             }
-            return nil
         }
 
         private static func bits(_ value: JSONValue) -> UInt64 {

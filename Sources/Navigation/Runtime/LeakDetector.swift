@@ -58,17 +58,38 @@ public enum LeakDetector {
 public struct SessionScan: Sendable {
     let session: String
     var leaks: [LeakDetector.Leak] = []
-    var finished: [String: UInt64] = [:]  // coordinator → finish seq
-    var deallocated: Set<String> = []
-    var coordinators: Set<String> = []
-    var presenters: Set<String> = []  // only presenters record their deallocation
-    var liveScreens: [String: Set<String>] = [:]  // owner → shown screens
-    var screenOwner: [String: String] = [:]
-    var lastScreenGone: [String: (screen: String, seq: UInt64)] = [:]  // owner → last screen left
-    var boundToScreen: [String: String] = [:]  // presenter → screen
-    var removedScreens: [String: UInt64] = [:]
-    var reportedChanges: Set<String> = []
+    /// What the session showed of each instance it names: one entry, so an event costs one
+    /// lookup of its subject.
+    private var instances: [String: Instance] = [:]
+    /// What happened to each screen.
+    private var screens: [String: ScreenState] = [:]
+    /// Owner → the last of its screens to leave, while the owner has not finished; judged at
+    /// the next user intent.
+    private var lastScreenGone: [String: (screen: String, seq: UInt64)] = [:]
     var lastSeq: UInt64 = 0
+
+    private struct Instance {
+        /// Started as a coordinator.
+        var isCoordinator = false
+        /// Initialized as a presenter (only presenters record their deallocation).
+        var isPresenter = false
+        var finishedSeq: UInt64?
+        var isDeallocated = false
+        /// The screens it showed on their own that have not left.
+        var liveScreens: Set<String> = []
+        /// Whether it ever owned a screen.
+        var isOwner = false
+        /// The screen it is bound to, for a presenter or model.
+        var boundScreen: String?
+        /// Whether a view-model change after its screen left was reported.
+        var reportedChange = false
+    }
+
+    private struct ScreenState {
+        var owner: String?
+        /// When it left, while it has not come back.
+        var removedSeq: UInt64?
+    }
 
     public init(session: String) {
         self.session = session
@@ -81,60 +102,109 @@ public struct SessionScan: Sendable {
         case .action, .deepLink, .sessionEnd:
             flushLingering()
         case .coordinatorStart:
-            coordinators.insert(event.subject)
+            instances[event.subject, default: Instance()].isCoordinator = true
         case .coordinatorFinish:
-            finished[event.subject] = event.sessionSeq
-            lastScreenGone[event.subject] = nil
+            instances[event.subject, default: Instance()].finishedSeq = event.sessionSeq
+            if !lastScreenGone.isEmpty { lastScreenGone[event.subject] = nil }
         case .presenterInit:
-            presenters.insert(event.subject)
+            instances[event.subject, default: Instance()].isPresenter = true
         case .coordinatorDeinit, .presenterDeinit:
-            deallocated.insert(event.subject)
+            instances[event.subject, default: Instance()].isDeallocated = true
         case .screenPush, .screenPresent, .windowRoot:
-            for removed in event.payload["removed"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
-                screenLeft(removed, at: event.sessionSeq)
-            }
+            let shown = Shown(event.payload)
+            for removed in shown.removed { screenLeft(removed, at: event.sessionSeq) }
             guard let screen = event.screen else { break }
-            removedScreens[screen] = nil
             // A root or modal that is a container brings in screens pushed (and owned) before;
             // only a screen shown on its own belongs to the subject of this event.
-            let content = event.payload["root"]?.stringValue ?? event.payload["content"]?.stringValue ?? screen
-            if content == screen, event.subject != screen {
-                screenOwner[screen] = event.subject
-                liveScreens[event.subject, default: []].insert(screen)
-                lastScreenGone[event.subject] = nil
+            let owner = (shown.content ?? screen) == screen && event.subject != screen ? event.subject : nil
+            modifyScreen(screen) { state in
+                state.removedSeq = nil
+                if let owner { state.owner = owner }
             }
-            for bound in event.payload["bound"]?.arrayValue ?? [] {
-                if let id = bound.stringValue { boundToScreen[id] = screen }
+            if let owner {
+                modifyInstance(owner) { instance in
+                    instance.liveScreens.insert(screen)
+                    instance.isOwner = true
+                }
+                if !lastScreenGone.isEmpty { lastScreenGone[owner] = nil }
+            }
+            for id in shown.bound {
+                instances[id, default: Instance()].boundScreen = screen
             }
         case .screenPop:
             if let screen = event.screen { screenLeft(screen, at: event.sessionSeq) }
         case .screenDismiss:
-            let removed = event.payload["removed"]?.arrayValue?.compactMap(\.stringValue)
+            let removed = Shown(event.payload).removedIfListed
             for screen in removed ?? (event.screen.map { [$0] } ?? []) {
                 screenLeft(screen, at: event.sessionSeq)
             }
         case .viewModelChange:
-            if let screen = event.screen, removedScreens[screen] != nil, !reportedChanges.contains(event.subject) {
-                reportedChanges.insert(event.subject)
-                leaks.append(.init(kind: .changeAfterDismiss, session: session, subject: event.subject, screen: screen, sessionSeq: event.sessionSeq))
+            if let screen = event.screen, screens[screen]?.removedSeq != nil {
+                let subject = event.subject
+                var isNew = false
+                modifyInstance(subject) { instance in
+                    isNew = !instance.reportedChange
+                    instance.reportedChange = true
+                }
+                if isNew {
+                    leaks.append(.init(kind: .changeAfterDismiss, session: session, subject: subject, screen: screen, sessionSeq: event.sessionSeq))
+                }
             }
         default:
             break
         }
     }
 
-    mutating func screenLeft(_ screen: String, at seq: UInt64) {
-        removedScreens[screen] = seq
-        guard let owner = screenOwner[screen] else { return }
-        liveScreens[owner]?.remove(screen)
-        if liveScreens[owner]?.isEmpty == true, coordinators.contains(owner), finished[owner] == nil {
-            lastScreenGone[owner] = (screen, seq)
+    /// The members of a showing or dismissing event's payload the scan reads, in one pass.
+    private struct Shown {
+        var removedIfListed: [String]?
+        var content: String?
+        var bound: [String] = []
+        var removed: [String] { removedIfListed ?? [] }
+
+        init(_ payload: JSONValue) {
+            guard case .object(let members) = payload else { return }
+            var root: String?
+            var content: String?
+            for (key, value) in members {
+                switch key {
+                case "removed": removedIfListed = value.arrayValue?.compactMap(\.stringValue)
+                case "root": root = value.stringValue
+                case "content": content = value.stringValue
+                case "bound": bound = value.arrayValue?.compactMap(\.stringValue) ?? []
+                default: break
+                }
+            }
+            self.content = root ?? content
         }
+    }
+
+    private mutating func modifyInstance(_ subject: String, _ body: (inout Instance) -> Void) {
+        body(&instances[subject, default: Instance()])
+    }
+
+    private mutating func modifyScreen(_ screen: String, _ body: (inout ScreenState) -> Void) {
+        body(&screens[screen, default: ScreenState()])
+    }
+
+    mutating func screenLeft(_ screen: String, at seq: UInt64) {
+        var owner: String?
+        modifyScreen(screen) { state in
+            state.removedSeq = seq
+            owner = state.owner
+        }
+        guard let owner else { return }
+        var isLast = false
+        modifyInstance(owner) { instance in
+            instance.liveScreens.remove(screen)
+            isLast = instance.isOwner && instance.liveScreens.isEmpty && instance.isCoordinator && instance.finishedSeq == nil
+        }
+        if isLast { lastScreenGone[owner] = (screen, seq) }
     }
 
     mutating func flushLingering() {
         guard !lastScreenGone.isEmpty else { return }
-        for (owner, gone) in lastScreenGone.sorted(by: { $0.value.seq < $1.value.seq }) where finished[owner] == nil {
+        for (owner, gone) in lastScreenGone.sorted(by: { $0.value.seq < $1.value.seq }) where instances[owner]?.finishedSeq == nil {
             leaks.append(.init(kind: .outlivedScreens, session: session, subject: owner, screen: gone.screen, sessionSeq: gone.seq))
         }
         lastScreenGone.removeAll()
@@ -143,11 +213,13 @@ public struct SessionScan: Sendable {
     /// Returns the session's leaks, judging what is still alive now.
     public mutating func finish() -> [LeakDetector.Leak] {
         flushLingering()
-        for (coordinator, seq) in finished.sorted(by: { $0.value < $1.value }) where !deallocated.contains(coordinator) {
+        let finished = instances.compactMap { entry in entry.value.finishedSeq.map { (coordinator: entry.key, seq: $0, entry.value) } }
+        for (coordinator, seq, instance) in finished.sorted(by: { $0.seq < $1.seq }) where !instance.isDeallocated {
             leaks.append(.init(kind: .finishedButAlive, session: session, subject: coordinator, screen: nil, sessionSeq: seq))
         }
-        for (presenter, screen) in boundToScreen.sorted(by: { $0.key < $1.key }) where presenters.contains(presenter) {
-            if let removed = removedScreens[screen], !deallocated.contains(presenter) {
+        let bound = instances.compactMap { entry in entry.value.boundScreen.map { (presenter: entry.key, screen: $0, entry.value) } }
+        for (presenter, screen, instance) in bound.sorted(by: { $0.presenter < $1.presenter }) where instance.isPresenter {
+            if let removed = screens[screen]?.removedSeq, !instance.isDeallocated {
                 leaks.append(.init(kind: .presenterOutlivedScreen, session: session, subject: presenter, screen: screen, sessionSeq: removed))
             }
         }
