@@ -120,4 +120,33 @@ final class TransitionTests: XCTestCase {
         // The open visit is closed at the last event: 30 ms.
         XCTAssertEqual(report.dwell.first?.summary.medianMilliseconds, 30)
     }
+
+    func testSessionsOfOneNameInSeveralRunsStayApartWhileOpenTogether() {
+        // s-1 of r-1 and s-1 of r-2 interleave; s-1 of r-3 starts after r-1's has ended and
+        // stays open to the end.
+        func script(run: String, detail: String) -> SessionScript {
+            var script = SessionScript("s-1", run: run)
+            script.launch()
+            script.wait(100)
+            let tap = script.action("go", on: "Home#1")
+            script.push(detail, cause: tap)
+            return script
+        }
+        var first = script(run: "r-1", detail: "Detail#1")
+        first.end()
+        var second = script(run: "r-2", detail: "Settings#1")
+        second.end()
+        let third = script(run: "r-3", detail: "About#1")
+        var builder = ReportBuilder()
+        for index in 0..<max(first.events.count, second.events.count) {
+            if index < first.events.count { builder.consume(first.events[index]) }
+            if index < second.events.count { builder.consume(second.events[index]) }
+        }
+        for event in third.events { builder.consume(event) }
+        let report = builder.finish()
+        XCTAssertEqual(report.summary.sessions, 3)
+        XCTAssertEqual(report.summary.completeSessions, 2)
+        XCTAssertEqual(report.summary.events, first.events.count + second.events.count + third.events.count)
+        XCTAssertEqual(transitionList(report), ["Home>About:1", "Home>Detail:1", "Home>Settings:1"])
+    }
 }

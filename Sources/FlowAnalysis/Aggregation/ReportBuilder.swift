@@ -22,8 +22,12 @@ public struct ReportBuilder {
     public let snapshots: SnapshotForm
     private var runLabels: [String: [String: String]] = [:]
     /// The open sessions' trackers, boxed so that consuming an event mutates one in place
-    /// instead of copying it out of the dictionary and back.
-    private var open: [SessionKey: TrackerBox] = [:]
+    /// instead of copying it out of the dictionary and back. By session name: looking one up
+    /// hashes the short name and compares the run, without copying the run id (which the
+    /// reading thread shares).
+    private var open: [String: TrackerBox] = [:]
+    /// Open sessions whose name an open session of another run already has.
+    private var openSharingNames: [SessionKey: TrackerBox] = [:]
     /// Sessions that are open and filtered out; their events are skipped.
     private var excluded: Set<SessionKey> = []
     private var total: FlowAggregates
@@ -58,11 +62,13 @@ public struct ReportBuilder {
     public mutating func consume(_ event: Event) {
         // Session names repeat across runs (every scripted run has an `s-1`), so a session is
         // its run and its name.
-        let session = SessionKey(run: event.run, session: event.session)
         let box: TrackerBox
-        if let open = open[session] {
-            box = open
+        if let first = open[event.session], first.run == event.run {
+            box = first
+        } else if !openSharingNames.isEmpty, let other = openSharingNames[SessionKey(run: event.run, session: event.session)] {
+            box = other
         } else {
+            let session = SessionKey(run: event.run, session: event.session)
             if excluded.contains(session) {
                 if event.kind == .sessionEnd { excluded.remove(session) }
                 return
@@ -73,20 +79,23 @@ public struct ReportBuilder {
             }
             box = TrackerBox(SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options,
                                             snapshots: snapshots))
-            open[session] = box
+            if open[event.session] == nil { open[event.session] = box } else { openSharingNames[session] = box }
         }
         box.tracker.consume(event)
         if event.kind == .sessionEnd {
-            open[session] = nil
+            if open[event.session] === box { open[event.session] = nil } else { openSharingNames[SessionKey(run: event.run, session: event.session)] = nil }
             fold(box.tracker)
         }
     }
 
     /// Finishes the sessions still open and returns the report.
     public mutating func finish() -> FlowReport {
-        for session in open.keys.sorted() {
-            fold(open.removeValue(forKey: session)!.tracker)
+        let boxes = Array(open.values) + Array(openSharingNames.values)
+        for box in boxes.sorted(by: { ($0.run, $0.tracker.session) < ($1.run, $1.tracker.session) }) {
+            fold(box.tracker)
         }
+        open.removeAll()
+        openSharingNames.removeAll()
         excluded.removeAll()
         return FlowReport(
             summary: total.summary,
@@ -178,6 +187,11 @@ private struct SessionKey: Hashable, Comparable {
 
 /// Holds one open session's tracker by reference.
 private final class TrackerBox {
+    /// The tracker's run, where a lookup compares it without an access to `tracker`.
+    let run: String
     var tracker: SessionTracker
-    init(_ tracker: SessionTracker) { self.tracker = tracker }
+    init(_ tracker: SessionTracker) {
+        self.run = tracker.run
+        self.tracker = tracker
+    }
 }
