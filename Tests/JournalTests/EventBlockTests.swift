@@ -19,4 +19,21 @@ final class EventBlockTests: XCTestCase {
             }
         }
     }
+
+    func testSessionSeqTableAgreesWithADictionary() {
+        var generator = SplitMix64(seed: 3)
+        for sessions in [1, 7, 300, 2048] {
+            var table = EventBlock.SessionSeqTable(capacity: 2048)
+            var reference: [Int64: UInt64] = [:]
+            // Ids that collide in the table's low bits, and far-apart ones.
+            let ids = (0..<sessions).map { index in index % 2 == 0 ? Int64(index) * 4096 : Int64(bitPattern: generator.next()) }
+            for _ in 0..<2048 {
+                let id = ids[generator.below(ids.count)]
+                let step = UInt64(generator.below(5))
+                let expected = reference[id, default: 0] + step
+                reference[id] = expected
+                XCTAssertEqual(table.advance(id) { $0 + step }, expected)
+            }
+        }
+    }
 }

@@ -16,6 +16,12 @@ struct FlowAggregates {
     struct Tally {
         var sessions = 0
         var total = 0
+
+        /// Counts one session in which the item occurred `total` times.
+        mutating func add(total count: Int) {
+            sessions += 1
+            total += count
+        }
     }
 
     struct FunnelTally {
@@ -182,16 +188,17 @@ struct FlowAggregates {
 
     private mutating func addLifecycle(_ tree: LifecycleTree) {
         for node in tree.nodes {
-            var balance = coordinatorTypes[node.type] ?? .init(coordinator: node.type, started: 0, finished: 0, deallocated: 0, unbalanced: 0)
-            if node.isStarted { balance.started += 1 }
-            if node.isFinished { balance.finished += 1 }
-            if node.isDeallocated { balance.deallocated += 1 }
-            if node.isUnbalanced {
-                balance.unbalanced += 1
-                unbalanced += 1
+            let type = node.type
+            let isUnbalanced = node.isUnbalanced
+            func count(_ balance: inout LifecycleFigures.TypeBalance) {
+                if node.isStarted { balance.started += 1 }
+                if node.isFinished { balance.finished += 1 }
+                if node.isDeallocated { balance.deallocated += 1 }
+                if isUnbalanced { balance.unbalanced += 1 }
             }
-            coordinatorTypes[node.type] = balance
-            if let parent = node.parent { coordinatorEdges[Pair(first: InstanceID.typeName(of: parent), second: node.type), default: 0] += 1 }
+            count(&coordinatorTypes[type, default: .init(coordinator: type, started: 0, finished: 0, deallocated: 0, unbalanced: 0)])
+            if isUnbalanced { unbalanced += 1 }
+            if let parent = node.parent { coordinatorEdges[Pair(first: InstanceID.typeName(of: parent), second: type), default: 0] += 1 }
         }
         if trees.count < options.lifecycleTreeLimit, !tree.nodes.isEmpty { trees.append(tree) }
     }
@@ -222,8 +229,15 @@ struct FlowAggregates {
     }
 
     /// Adds each of `items` to its tally: once per session, and each time in total.
+    /// Counts `items`, one session's, in `table`: each occurrence in `total`, each distinct
+    /// item once in `sessions`. Counted locally first, so the table is looked up once per
+    /// distinct item.
     private static func tally(_ items: [[String]], into table: inout [[String]: Tally]) {
-        for item in items { table[item, default: Tally()].total += 1 }
-        for item in Set(items) { table[item, default: Tally()].sessions += 1 }
+        guard !items.isEmpty else { return }
+        var counts = [[String]: Int](minimumCapacity: items.count)
+        for item in items { counts[item, default: 0] += 1 }
+        for (item, count) in counts {
+            table[item, default: Tally()].add(total: count)
+        }
     }
 }

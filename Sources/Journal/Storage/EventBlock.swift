@@ -62,10 +62,12 @@ enum EventBlock {
         }
         for event in events { writer.writeVarint(UInt64(event.session)) }
         for event in events { writer.writeVarint(UInt64(event.kind)) }
-        var lastSessionSeq: [Int64: UInt64] = [:]
+        var lastSessionSeq = SessionSeqTable(capacity: events.count)
         for event in events {
-            writer.writeSigned(Int64(bitPattern: event.sessionSeq &- lastSessionSeq[event.session, default: 0]))
-            lastSessionSeq[event.session] = event.sessionSeq
+            lastSessionSeq.advance(event.session) { last in
+                writer.writeSigned(Int64(bitPattern: event.sessionSeq &- last))
+                return event.sessionSeq
+            }
         }
         for event in events { writer.writeVarint(UInt64(event.subject)) }
         for event in events { writer.writeVarint(UInt64(event.screen)) }
@@ -130,12 +132,10 @@ enum EventBlock {
         }
         for index in 0..<count { columns.session[index] = Int64(bitPattern: try reader.readVarint()) }
         for index in 0..<count { columns.kind[index] = Int64(bitPattern: try reader.readVarint()) }
-        var lastSessionSeq: [Int64: UInt64] = [:]
+        var lastSessionSeq = SessionSeqTable(capacity: count)
         for index in 0..<count {
-            let session = columns.session[index]
-            let value = lastSessionSeq[session, default: 0] &+ UInt64(bitPattern: try reader.readSigned())
+            let value = try lastSessionSeq.advance(columns.session[index]) { $0 &+ UInt64(bitPattern: try reader.readSigned()) }
             columns.sessionSeq[index] = value
-            lastSessionSeq[session] = value
         }
         for index in 0..<count { columns.subject[index] = Int64(bitPattern: try reader.readVarint()) }
         for index in 0..<count { columns.screen[index] = Int64(bitPattern: try reader.readVarint()) }
@@ -147,17 +147,16 @@ enum EventBlock {
                 columns.cause[index] = columns.sessionSeq[index] &- UInt64(bitPattern: distance)
             }
         }
-        var planByKind: [Int64: PayloadReading] = [:]
-        if let plan {
-            for kind in Set(columns.kind) {
-                let reading = try plan(kind)
-                if reading != .values { planByKind[kind] = reading }
-            }
+        // By kind id, as kind ids are small (a huge one, only in a damaged file, reads values).
+        var planByKind: [PayloadReading?] = []
+        if let plan, let largest = columns.kind.max(), largest < 4096, columns.kind.allSatisfy({ $0 >= 0 }) {
+            planByKind = Array(repeating: nil, count: Int(largest) + 1)
+            for kind in columns.kind where planByKind[Int(kind)] == nil { planByKind[Int(kind)] = try plan(kind) }
         }
         for index in payloadOrder(columns.subject) {
             let length = try reader.readCount()
             let end = reader.offset + length
-            let reading = planByKind.isEmpty ? nil : planByKind[columns.kind[index]]
+            let reading = planByKind.isEmpty ? nil : planByKind[Int(columns.kind[index])]
             if case .skipped = reading {
                 try reader.skip(length)
                 columns.payload[index] = .object([:])
@@ -175,6 +174,38 @@ enum EventBlock {
         }
         guard reader.isAtEnd else { throw ByteReaderError(offset: reader.offset, reason: "trailing bytes") }
         return columns
+    }
+
+    /// The last session seq of each session in a block, for the session-seq column's deltas:
+    /// a small open-addressing table, as a `Dictionary` hashes each of a block's thousands of
+    /// lookups with a seeded hasher.
+    struct SessionSeqTable {
+        private var keys: [Int64]
+        private var values: [UInt64]
+        private var used: [Bool]
+        private let mask: Int
+
+        init(capacity: Int) {
+            var size = 16
+            while size < 2 * capacity { size <<= 1 }
+            keys = Array(repeating: 0, count: size)
+            values = Array(repeating: 0, count: size)
+            used = Array(repeating: false, count: size)
+            mask = size - 1
+        }
+
+        /// Replaces the last seq of `session` (0 when new) with what `next` makes of it, and
+        /// returns the new one. Holds at most `capacity` sessions.
+        @discardableResult
+        mutating func advance(_ session: Int64, _ next: (UInt64) throws -> UInt64) rethrows -> UInt64 {
+            var slot = Int(truncatingIfNeeded: (UInt64(bitPattern: session) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+            while used[slot], keys[slot] != session { slot = (slot + 1) & mask }
+            let value = try next(used[slot] ? values[slot] : 0)
+            keys[slot] = session
+            values[slot] = value
+            used[slot] = true
+            return value
+        }
     }
 
     /// How to read the payloads of one kind of event.

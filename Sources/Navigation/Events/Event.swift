@@ -35,6 +35,9 @@ public struct Event: Sendable, Equatable, Codable {
     /// private text fields). A ``Redactor`` protects them and clears this; it is never stored.
     public var privatePaths: [String] = []
 
+    // Inlinable: readers build millions of events, and a call through the module boundary
+    // copies every string once more.
+    @inlinable
     public init(
         seq: UInt64 = 0,
         wallNanoseconds: Int64,
