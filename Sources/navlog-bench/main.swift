@@ -183,8 +183,10 @@ if reportEventCount > 0 {
     let navlog = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("navlog").path
     let result = try ReportBenchmark.run(events: reportEventCount, root: root, navlog: navlog, line: line)
     let millions = Double(result.events) / 1e6
+    let turns = { (seconds: [Double]) in seconds.map { format($0, 1) }.joined(separator: " / ") }
     line("report over \(format(millions, 1))M events: navlog report \(format(result.reportSeconds, 1)) s, peak RSS \(format(result.reportPeakRSSMegabytes)) MB, \(result.reportSessions) sessions; "
-        + "sqlite3 CLI on baseline A rows \(format(result.sqliteSeconds, 1)) s, peak RSS \(format(result.sqlitePeakRSSMegabytes)) MB, \(result.sqliteRows) result rows")
+        + "sqlite3 CLI on baseline A rows \(format(result.sqliteSeconds, 1)) s, peak RSS \(format(result.sqlitePeakRSSMegabytes)) MB, \(result.sqliteRows) result rows "
+        + "(fastest of \(ReportBenchmark.rounds) alternating turns each: report \(turns(result.reportTurns)) s, sqlite3 \(turns(result.sqliteTurns)) s)")
     let speed = result.sqliteSeconds / result.reportSeconds
     line("report speed: sqlite3 / navlog report = \(format(speed, 2)) (target > 1: \(speed > 1 ? "met" : "MISSED"))")
     summaryExtras = [
