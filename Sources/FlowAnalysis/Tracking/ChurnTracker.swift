@@ -158,7 +158,10 @@ struct ChurnTracker {
             for (key, value) in members {
                 switch key {
                 case "viewmodel": viewModel = value.stringValue
-                case "changed": changed = value.arrayValue?.compactMap(\.stringValue) ?? []
+                case "changed":
+                    guard case .array(let names) = value else { break }
+                    changed.reserveCapacity(names.count)
+                    for name in names { if case .string(let field) = name { changed.append(field) } }
                 case "snapshot": snapshot = value
                 case "previous": previous = value
                 default: break

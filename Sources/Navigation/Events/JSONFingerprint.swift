@@ -93,22 +93,30 @@ public enum JSONFingerprint {
     /// The fingerprint of the string whose UTF-8 bytes are `bytes`, when they are all ASCII;
     /// nil otherwise (then make the `String` and take ``of(_:)-(String)``).
     public static func ofASCII(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        // A multiply and a shift per word, and one full mix at the end: the words of a string
+        // need to be told apart, not each spread over all 64 bits.
         var state: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
         var ascii: UInt64 = 0
         var index = 0
         while index + 8 <= bytes.count {
             let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             ascii |= word
-            state = mix(state ^ word)
+            state = (state ^ word) &* 0x9FB2_1C65_1E98_DF25
+            state ^= state >> 29
             index += 8
         }
         if index < bytes.count {
             var tail: UInt64 = 0
-            for offset in index..<bytes.count { tail |= UInt64(bytes[offset]) << (8 * UInt64(offset - index)) }
+            if bytes.count >= 8 {
+                // The last eight bytes, shifted past those already read.
+                tail = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self) >> (8 * UInt64(index + 8 - bytes.count))
+            } else {
+                for offset in index..<bytes.count { tail |= UInt64(bytes[offset]) << (8 * UInt64(offset - index)) }
+            }
             ascii |= tail
-            state = mix(state ^ tail ^ 0xFF00_0000_0000_0000)
+            state = (state ^ tail ^ 0xFF00_0000_0000_0000) &* 0x9FB2_1C65_1E98_DF25
         }
-        return ascii & 0x8080_8080_8080_8080 == 0 ? state : nil
+        return ascii & 0x8080_8080_8080_8080 == 0 ? mix(state) : nil
     }
 
     // MARK: - Digests
