@@ -133,7 +133,8 @@ struct SequenceMap: Sendable {
         if seq >= base, seq - base < UInt64(dense.count) {
             dense[Int(seq - base)] = value
         } else if seq >= base, seq - base < UInt64(dense.count) + 1024 {
-            dense += [UInt64?](repeating: nil, count: Int(seq - base) - dense.count)
+            // Usually the next seq: nothing to fill in between.
+            if seq - base > UInt64(dense.count) { dense += [UInt64?](repeating: nil, count: Int(seq - base) - dense.count) }
             dense.append(value)
         } else {
             sparse[seq] = value

@@ -213,15 +213,19 @@ public struct SessionScan: Sendable {
     /// Returns the session's leaks, judging what is still alive now.
     public mutating func finish() -> [LeakDetector.Leak] {
         flushLingering()
-        let finished = instances.compactMap { entry in entry.value.finishedSeq.map { (coordinator: entry.key, seq: $0, entry.value) } }
-        for (coordinator, seq, instance) in finished.sorted(by: { $0.seq < $1.seq }) where !instance.isDeallocated {
+        var finishedAlive: [(coordinator: String, seq: UInt64)] = []
+        var outlived: [(presenter: String, screen: String, removed: UInt64)] = []
+        for (subject, instance) in instances where !instance.isDeallocated {
+            if let seq = instance.finishedSeq { finishedAlive.append((subject, seq)) }
+            if instance.isPresenter, let screen = instance.boundScreen, let removed = screens[screen]?.removedSeq {
+                outlived.append((subject, screen, removed))
+            }
+        }
+        for (coordinator, seq) in finishedAlive.sorted(by: { $0.seq < $1.seq }) {
             leaks.append(.init(kind: .finishedButAlive, session: session, subject: coordinator, screen: nil, sessionSeq: seq))
         }
-        let bound = instances.compactMap { entry in entry.value.boundScreen.map { (presenter: entry.key, screen: $0, entry.value) } }
-        for (presenter, screen, instance) in bound.sorted(by: { $0.presenter < $1.presenter }) where instance.isPresenter {
-            if let removed = screens[screen]?.removedSeq, !instance.isDeallocated {
-                leaks.append(.init(kind: .presenterOutlivedScreen, session: session, subject: presenter, screen: screen, sessionSeq: removed))
-            }
+        for (presenter, screen, removed) in outlived.sorted(by: { $0.presenter < $1.presenter }) {
+            leaks.append(.init(kind: .presenterOutlivedScreen, session: session, subject: presenter, screen: screen, sessionSeq: removed))
         }
         return leaks.sorted { ($0.sessionSeq, $0.subject) < ($1.sessionSeq, $1.subject) }
     }
