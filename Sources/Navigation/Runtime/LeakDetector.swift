@@ -77,8 +77,6 @@ public struct SessionScan: Sendable {
         var isDeallocated = false
         /// The screens it showed on their own that have not left.
         var liveScreens: Set<String> = []
-        /// Whether it ever owned a screen.
-        var isOwner = false
         /// The screen it is bound to, for a presenter or model.
         var boundScreen: String?
         /// Whether a view-model change after its screen left was reported.
@@ -122,10 +120,7 @@ public struct SessionScan: Sendable {
                 if let owner { state.owner = owner }
             }
             if let owner {
-                modifyInstance(owner) { instance in
-                    instance.liveScreens.insert(screen)
-                    instance.isOwner = true
-                }
+                instances[owner, default: Instance()].liveScreens.insert(screen)
                 if !lastScreenGone.isEmpty { lastScreenGone[owner] = nil }
             }
             for id in shown.bound {
@@ -197,7 +192,8 @@ public struct SessionScan: Sendable {
         var isLast = false
         modifyInstance(owner) { instance in
             instance.liveScreens.remove(screen)
-            isLast = instance.isOwner && instance.liveScreens.isEmpty && instance.isCoordinator && instance.finishedSeq == nil
+            // `owner` showed `screen`, so its record holds the screens it still shows.
+            isLast = instance.liveScreens.isEmpty && instance.isCoordinator && instance.finishedSeq == nil
         }
         if isLast { lastScreenGone[owner] = (screen, seq) }
     }
