@@ -135,6 +135,13 @@ struct ByteReader {
         return bytes[offset..<offset + count]
     }
 
+    /// Reads the eight little-endian bytes of a double's bit pattern.
+    mutating func readDouble() throws -> Double {
+        var bits: UInt64 = 0
+        for (index, byte) in try readBytes(8).enumerated() { bits |= UInt64(byte) << (8 * UInt64(index)) }
+        return Double(bitPattern: bits)
+    }
+
     /// Moves past `count` bytes.
     mutating func skip(_ count: Int) throws {
         guard count >= 0, count <= bytes.count - offset else {
@@ -178,10 +185,7 @@ struct ByteReader {
         case 1: return .bool(false)
         case 2: return .bool(true)
         case 3: return .int(try readSigned())
-        case 4:
-            var bits: UInt64 = 0
-            for (index, byte) in try readBytes(8).enumerated() { bits |= UInt64(byte) << (8 * UInt64(index)) }
-            return .double(Double(bitPattern: bits))
+        case 4: return .double(try readDouble())
         case 5:
             let count = try readCount()
             guard let cache else { return .string(readString(count: count)) }
@@ -255,10 +259,7 @@ struct ByteReader {
         case 1: return JSONFingerprint.of(false)
         case 2: return JSONFingerprint.of(true)
         case 3: return JSONFingerprint.of(Double(try readSigned()))
-        case 4:
-            var bits: UInt64 = 0
-            for (index, byte) in try readBytes(8).enumerated() { bits |= UInt64(byte) << (8 * UInt64(index)) }
-            return JSONFingerprint.of(Double(bitPattern: bits))
+        case 4: return JSONFingerprint.of(try readDouble())
         case 5:
             return try readStringFingerprint()
         case 6:
