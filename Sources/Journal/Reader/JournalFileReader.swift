@@ -199,7 +199,7 @@ final class JournalFileReader {
     private func payloadReading(ofKind id: Int64) throws -> EventBlock.PayloadReading {
         guard let kind = try kind(id) else { return .values }
         // Kind ids are small; one a damaged file makes huge is read in full.
-        if filter.envelopeOnlyKinds.contains(kind), id >= 0, id < 4096 {
+        if filter.envelopeOnlyKinds.contains(kind), id >= 0, id < EventBlock.denseKindIDs {
             if envelopeOnly.count <= id { envelopeOnly += [Bool](repeating: false, count: Int(id) + 1 - envelopeOnly.count) }
             envelopeOnly[Int(id)] = true
             return .skipped

@@ -149,7 +149,7 @@ enum EventBlock {
         }
         // By kind id, as kind ids are small (a huge one, only in a damaged file, reads values).
         var planByKind: [PayloadReading?] = []
-        if let plan, let largest = columns.kind.max(), largest < 4096, columns.kind.allSatisfy({ $0 >= 0 }) {
+        if let plan, let largest = columns.kind.max(), largest < denseKindIDs, columns.kind.allSatisfy({ $0 >= 0 }) {
             planByKind = Array(repeating: nil, count: Int(largest) + 1)
             for kind in columns.kind where planByKind[Int(kind)] == nil { planByKind[Int(kind)] = try plan(kind) }
         }
@@ -207,6 +207,10 @@ enum EventBlock {
             return value
         }
     }
+
+    /// Kind ids below this are looked up in arrays indexed by id; files hold a few dozen kinds,
+    /// so a larger id only comes from a damaged file, and its payloads are read as values.
+    static let denseKindIDs: Int64 = 4096
 
     /// How to read the payloads of one kind of event.
     enum PayloadReading: Equatable {
