@@ -65,12 +65,49 @@ struct ByteWriter {
             if members.count == 1, let member = members.first {
                 writeString(member.key)
                 writeJSON(member.value)
+            } else if members.count <= Self.smallObject {
+                writeSorted(members)
             } else {
                 for member in members.sorted(by: { $0.key < $1.key }) {
                     writeString(member.key)
                     writeJSON(member.value)
                 }
             }
+        }
+    }
+}
+
+extension ByteWriter {
+    /// Objects up to this many members are sorted in place by ``writeSorted(_:)``.
+    static let smallObject = 24
+
+    /// Writes the members of a small object in key order: an insertion sort of their
+    /// dictionary indices on the stack, so no member is copied out and no array allocated (a
+    /// `sorted` copy of the members was a third of the journal writer's time in the daemon).
+    private mutating func writeSorted(_ members: [String: JSONValue]) {
+        withUnsafeTemporaryAllocation(of: Dictionary<String, JSONValue>.Index.self, capacity: members.count) { order in
+            var count = 0
+            var index = members.startIndex
+            while index != members.endIndex {
+                let key = members.keys[index]
+                var slot = count
+                while slot > 0 && key < members.keys[order[slot - 1]] {
+                    slot -= 1
+                }
+                var move = count
+                while move > slot {
+                    (order.baseAddress! + move).initialize(to: (order.baseAddress! + move - 1).move())
+                    move -= 1
+                }
+                (order.baseAddress! + slot).initialize(to: index)
+                count += 1
+                members.formIndex(after: &index)
+            }
+            for position in 0..<count {
+                writeString(members.keys[order[position]])
+                writeJSON(members.values[order[position]])
+            }
+            _ = order.baseAddress!.deinitialize(count: count)
         }
     }
 }

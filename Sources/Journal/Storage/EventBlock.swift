@@ -37,56 +37,61 @@ enum EventBlock {
 
     /// Returns the uncompressed bytes of `events`, which are in seq order.
     static func encode(_ events: [StoredEvent]) -> [UInt8] {
-        var writer = ByteWriter(capacity: events.count * 96)
-        writer.bytes.append(version)
-        writer.writeVarint(UInt64(events.count))
-        writer.writeVarint(events.first?.seq ?? 0)
-        var previousSeq = events.first?.seq ?? 0
-        for event in events {
-            writer.writeVarint(event.seq &- previousSeq)
-            previousSeq = event.seq
-        }
-        var previousWall: Int64 = 0
-        for event in events {
-            writer.writeSigned(event.wallNanoseconds &- previousWall)
-            previousWall = event.wallNanoseconds
-        }
-        // Monotonic time advances with wall time: store how far its step differs from wall's.
-        var previousMono: UInt64 = 0
-        previousWall = 0
-        for event in events {
-            let wallStep = event.wallNanoseconds &- previousWall
-            writer.writeSigned(Int64(bitPattern: event.monotonicNanoseconds &- previousMono) &- wallStep)
-            previousMono = event.monotonicNanoseconds
-            previousWall = event.wallNanoseconds
-        }
-        for event in events { writer.writeVarint(UInt64(event.session)) }
-        for event in events { writer.writeVarint(UInt64(event.kind)) }
-        var lastSessionSeq = SessionSeqTable(capacity: events.count)
-        for event in events {
-            lastSessionSeq.advance(event.session) { last in
-                writer.writeSigned(Int64(bitPattern: event.sessionSeq &- last))
-                return event.sessionSeq
+        // Through a buffer pointer: the column loops read fields in place, where `for event in
+        // events` copied each event, retaining and releasing its payload, once per column.
+        events.withUnsafeBufferPointer { events in
+            var writer = ByteWriter(capacity: events.count * 96)
+            writer.bytes.append(version)
+            writer.writeVarint(UInt64(events.count))
+            writer.writeVarint(events.first?.seq ?? 0)
+            var previousSeq = events.first?.seq ?? 0
+            for index in events.indices {
+                writer.writeVarint(events[index].seq &- previousSeq)
+                previousSeq = events[index].seq
             }
-        }
-        for event in events { writer.writeVarint(UInt64(event.subject)) }
-        for event in events { writer.writeVarint(UInt64(event.screen)) }
-        for event in events { writer.writeVarint(UInt64(event.parent)) }
-        for event in events {
-            if let cause = event.cause {
-                writer.writeVarint(1 &+ UInt64(bitPattern: zigzag(Int64(bitPattern: event.sessionSeq &- cause))))
-            } else {
-                writer.writeVarint(0)
+            var previousWall: Int64 = 0
+            for index in events.indices {
+                writer.writeSigned(events[index].wallNanoseconds &- previousWall)
+                previousWall = events[index].wallNanoseconds
             }
+            // Monotonic time advances with wall time: store how far its step differs from wall's.
+            var previousMono: UInt64 = 0
+            previousWall = 0
+            for index in events.indices {
+                let wallStep = events[index].wallNanoseconds &- previousWall
+                writer.writeSigned(Int64(bitPattern: events[index].monotonicNanoseconds &- previousMono) &- wallStep)
+                previousMono = events[index].monotonicNanoseconds
+                previousWall = events[index].wallNanoseconds
+            }
+            for index in events.indices { writer.writeVarint(UInt64(events[index].session)) }
+            for index in events.indices { writer.writeVarint(UInt64(events[index].kind)) }
+            var lastSessionSeq = SessionSeqTable(capacity: events.count)
+            for index in events.indices {
+                let sessionSeq = events[index].sessionSeq
+                lastSessionSeq.advance(events[index].session) { last in
+                    writer.writeSigned(Int64(bitPattern: sessionSeq &- last))
+                    return sessionSeq
+                }
+            }
+            for index in events.indices { writer.writeVarint(UInt64(events[index].subject)) }
+            for index in events.indices { writer.writeVarint(UInt64(events[index].screen)) }
+            for index in events.indices { writer.writeVarint(UInt64(events[index].parent)) }
+            for index in events.indices {
+                if let cause = events[index].cause {
+                    writer.writeVarint(1 &+ UInt64(bitPattern: zigzag(Int64(bitPattern: events[index].sessionSeq &- cause))))
+                } else {
+                    writer.writeVarint(0)
+                }
+            }
+            var payload = ByteWriter(capacity: 512)
+            for index in payloadOrder(events.indices.map { events[$0].subject }) {
+                payload.bytes.removeAll(keepingCapacity: true)
+                payload.writeJSON(events[index].payload)
+                writer.writeVarint(UInt64(payload.bytes.count))
+                writer.bytes.append(contentsOf: payload.bytes)
+            }
+            return writer.bytes
         }
-        var payload = ByteWriter(capacity: 512)
-        for index in payloadOrder(events.map(\.subject)) {
-            payload.bytes.removeAll(keepingCapacity: true)
-            payload.writeJSON(events[index].payload)
-            writer.writeVarint(UInt64(payload.bytes.count))
-            writer.bytes.append(contentsOf: payload.bytes)
-        }
-        return writer.bytes
     }
 
     /// Decodes bytes ``encode(_:)`` produced.

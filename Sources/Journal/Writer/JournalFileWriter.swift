@@ -86,22 +86,26 @@ final class JournalFileWriter {
                 let end = min(events.count, start + blockSize)
                 var stored: [StoredEvent] = []
                 stored.reserveCapacity(end - start)
-                for event in events[start..<end] {
-                    stored.append(StoredEvent(
-                        seq: event.seq, wallNanoseconds: event.wallNanoseconds,
-                        monotonicNanoseconds: event.monotonicNanoseconds,
-                        session: try session(event.session, firstSeq: event.seq, new: &newSessions),
-                        kind: try kind(event.kind.rawValue, new: &newKinds),
-                        sessionSeq: event.sessionSeq,
-                        subject: try string(event.subject, new: &newStrings),
-                        screen: try event.screen.map { try string($0, new: &newStrings) } ?? 0,
-                        cause: event.cause,
-                        parent: try event.parent.map { try string($0, new: &newStrings) } ?? 0,
-                        payload: event.payload))
+                // Events are read in place, through the buffer: a copy of each one retained and
+                // released all its strings and its payload.
+                try events.withUnsafeBufferPointer { events in
+                    for position in start..<end {
+                        stored.append(StoredEvent(
+                            seq: events[position].seq, wallNanoseconds: events[position].wallNanoseconds,
+                            monotonicNanoseconds: events[position].monotonicNanoseconds,
+                            session: try session(events[position].session, firstSeq: events[position].seq, new: &newSessions),
+                            kind: try kind(events[position].kind.rawValue, new: &newKinds),
+                            sessionSeq: events[position].sessionSeq,
+                            subject: try string(events[position].subject, new: &newStrings),
+                            screen: try events[position].screen.map { try string($0, new: &newStrings) } ?? 0,
+                            cause: events[position].cause,
+                            parent: try events[position].parent.map { try string($0, new: &newStrings) } ?? 0,
+                            payload: events[position].payload))
+                    }
                 }
                 let raw = EventBlock.encode(stored)
                 let compressed = try deflater.compressAll(raw)
-                let times = stored.map(\.wallNanoseconds)
+                let times = stored.indices.map { stored[$0].wallNanoseconds }
                 insertBlock.reset()
                 try insertBlock.bind(Int64(stored[0].seq), at: 1)
                 try insertBlock.bind(Int64(stored[stored.count - 1].seq), at: 2)
@@ -173,18 +177,20 @@ final class JournalFileWriter {
     static func indexEntries(_ events: [StoredEvent]) -> [IndexEntry] {
         var entries: [IndexEntry] = []
         var positions: [Int64: Int] = [:]
-        for event in events {
-            let bit = kindBit(event.kind)
-            if let position = positions[event.session] {
-                entries[position].lastSeq = event.seq
-                entries[position].firstTime = min(entries[position].firstTime, event.wallNanoseconds)
-                entries[position].lastTime = max(entries[position].lastTime, event.wallNanoseconds)
-                entries[position].count += 1
-                entries[position].kinds |= bit
-            } else {
-                positions[event.session] = entries.count
-                entries.append(IndexEntry(session: event.session, firstSeq: event.seq, lastSeq: event.seq,
-                                          firstTime: event.wallNanoseconds, lastTime: event.wallNanoseconds, count: 1, kinds: bit))
+        events.withUnsafeBufferPointer { events in
+            for index in events.indices {
+                let (session, seq, time) = (events[index].session, events[index].seq, events[index].wallNanoseconds)
+                let bit = kindBit(events[index].kind)
+                if let position = positions[session] {
+                    entries[position].lastSeq = seq
+                    entries[position].firstTime = min(entries[position].firstTime, time)
+                    entries[position].lastTime = max(entries[position].lastTime, time)
+                    entries[position].count += 1
+                    entries[position].kinds |= bit
+                } else {
+                    positions[session] = entries.count
+                    entries.append(IndexEntry(session: session, firstSeq: seq, lastSeq: seq, firstTime: time, lastTime: time, count: 1, kinds: bit))
+                }
             }
         }
         return entries

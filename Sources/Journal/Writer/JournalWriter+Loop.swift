@@ -36,7 +36,10 @@ extension JournalWriter {
             lock.unlock()
 
             // Private values are hashed or removed here, on the writer thread, before encoding.
-            for index in batch.indices where redactor.mayRedact(batch[index]) { batch[index] = redactor.redact(batch[index]) }
+            // The check reads each event in place (through the buffer): passing `batch[index]`
+            // copied every event, retaining and releasing all its strings and its payload.
+            let toRedact = batch.withUnsafeBufferPointer { events in events.indices.filter { redactor.mayRedact(kind: events[$0].kind, isMarked: !events[$0].privatePaths.isEmpty) } }
+            for index in toRedact { batch[index] = redactor.redact(batch[index]) }
             let eventCount = UInt64(batch.count)
             if let account, let recordSeq { batch.append(makeDropRecord(account, seq: recordSeq)) }
             var outcome = commit(batch, eventCount: eventCount, carried: account)

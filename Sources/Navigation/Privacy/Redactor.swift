@@ -82,8 +82,14 @@ public struct Redactor: Sendable {
     /// Whether ``redact(_:)`` could change `event`: it carries marks, or a configured rule may
     /// apply to its kind. Most events need nothing, and the writer skips them without a copy.
     public func mayRedact(_ event: Event) -> Bool {
-        if !event.privatePaths.isEmpty { return true }
-        switch event.kind {
+        mayRedact(kind: event.kind, isMarked: !event.privatePaths.isEmpty)
+    }
+
+    /// ``mayRedact(_:)`` from the two fields it reads, for callers that hold events in a
+    /// buffer and must not copy them out to ask.
+    public func mayRedact(kind: EventKind, isMarked: Bool) -> Bool {
+        if isMarked { return true }
+        switch kind {
         case .viewModelChange, .presenterInit: return !fieldRules.isEmpty || !anyViewModelRules.isEmpty
         case .action: return isEveryActionPrivate || !actionElements.isEmpty
         default: return false
