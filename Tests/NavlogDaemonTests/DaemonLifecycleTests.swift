@@ -26,7 +26,13 @@ final class DaemonLifecycleTests: XCTestCase {
                           reply.status == 200 else { return }
                     step += 1
                     acknowledged.withLock { $0[id, default: 0] += 1 }
-                    if step == 20, warmedUp.add(1, ordering: .relaxed).newValue == clientCount { started.broadcast() }
+                    if step == 20, warmedUp.add(1, ordering: .relaxed).newValue == clientCount {
+                        // Under the lock: the test thread checks the count and waits under it,
+                        // so the wake-up cannot fall between its check and its wait.
+                        started.lock()
+                        started.broadcast()
+                        started.unlock()
+                    }
                 }
             }
         }
