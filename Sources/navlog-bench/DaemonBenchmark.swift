@@ -18,6 +18,9 @@ enum DaemonBenchmark {
         /// CPU time of the whole process (clients, server, journal writer) per request, in µs.
         var cpuMicrosecondsPerAction: Double
         var ceilingCPUMicrosecondsPerRequest: Double
+        /// The same without the load clients' threads: the server's own cost per request.
+        var serverCPUMicrosecondsPerAction: Double
+        var ceilingServerCPUMicrosecondsPerRequest: Double
         var memoryPerSessionKB: Double
     }
 
@@ -56,6 +59,8 @@ enum DaemonBenchmark {
         return Result(actionsPerSecond: load.perSecond, p50Milliseconds: load.p50, p99Milliseconds: load.p99,
                       ceilingPerSecond: ceilingLoad.perSecond, ceilingP99Milliseconds: ceilingLoad.p99,
                       cpuMicrosecondsPerAction: load.cpuMicrosecondsPerRequest, ceilingCPUMicrosecondsPerRequest: ceilingLoad.cpuMicrosecondsPerRequest,
+                      serverCPUMicrosecondsPerAction: load.serverCPUMicrosecondsPerRequest,
+                      ceilingServerCPUMicrosecondsPerRequest: ceilingLoad.serverCPUMicrosecondsPerRequest,
                       memoryPerSessionKB: memory)
     }
 
@@ -75,32 +80,43 @@ enum DaemonBenchmark {
         var latencies: [UInt64]
         var seconds: Double
         var cpuSeconds: Double
+        /// The part of `cpuSeconds` the load clients' own threads used.
+        var clientCPUSeconds: Double
 
-        static let empty = Load(latencies: [], seconds: 0, cpuSeconds: 0)
+        static let empty = Load(latencies: [], seconds: 0, cpuSeconds: 0, clientCPUSeconds: 0)
 
         mutating func merge(_ other: Load) {
             latencies = (latencies + other.latencies).sorted()
             seconds += other.seconds
             cpuSeconds += other.cpuSeconds
+            clientCPUSeconds += other.clientCPUSeconds
         }
 
         var perSecond: Double { Double(latencies.count) / seconds }
         var p50: Double { Double(latencies[latencies.count / 2]) / 1e6 }
         var p99: Double { Double(latencies[min(latencies.count - 1, latencies.count * 99 / 100)]) / 1e6 }
         var cpuMicrosecondsPerRequest: Double { cpuSeconds / Double(latencies.count) * 1e6 }
+        /// CPU per request of everything but the clients: the server, its journal, the runtime.
+        var serverCPUMicrosecondsPerRequest: Double { (cpuSeconds - clientCPUSeconds) / Double(latencies.count) * 1e6 }
     }
 
     /// Runs `clients` threads, each on its own connection, sending requests for `seconds`.
     static func drive(port: Int, clients: Int, seconds: Double, prepare: @escaping @Sendable (HTTPClientConnection) throws -> String,
                       request: @escaping @Sendable (HTTPClientConnection, Step) throws -> (status: Int, body: [UInt8])) throws -> Load {
         let latencies = Mutex<[UInt64]>([])
+        let clientCPU = Mutex<Double>(0)
         let failures = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let start = monotonicSeconds()
         let cpuStart = processCPUSeconds()
         for _ in 0..<clients {
             Thread.detachNewThread {
-                defer { done.signal() }
+                let threadStart = threadCPUSeconds()
+                defer {
+                    let used = threadCPUSeconds() - threadStart
+                    clientCPU.withLock { $0 += used }
+                    done.signal()
+                }
                 do {
                     let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
                     let session = try prepare(connection)
@@ -126,7 +142,7 @@ enum DaemonBenchmark {
         var sorted = latencies.withLock { $0 }
         sorted.sort()
         guard !sorted.isEmpty else { throw HTTPClientError(detail: "no request completed in \(elapsed) s") }
-        return Load(latencies: sorted, seconds: elapsed, cpuSeconds: cpu)
+        return Load(latencies: sorted, seconds: elapsed, cpuSeconds: cpu, clientCPUSeconds: clientCPU.withLock { $0 })
     }
 
     /// Resident memory added per idle session, in KiB, over `count` sessions.
@@ -146,6 +162,13 @@ enum DaemonBenchmark {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// CPU time of the calling thread so far.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     static func residentBytes() -> Int {

@@ -173,7 +173,8 @@ line("daemon: \(format(daemon.actionsPerSecond, 0)) actions/s, p50 \(format(daem
 line("ceiling: minimal libmicrohttpd handler \(format(daemon.ceilingPerSecond, 0)) requests/s, p99 \(format(daemon.ceilingP99Milliseconds, 3)) ms; "
     + "daemon / ceiling = \(format(daemonRatio, 3)) (target >= 0.5: \(daemonRatio >= 0.5 ? "met" : "MISSED"))")
 line("cpu per request (whole process: clients, server, journal): daemon \(format(daemon.cpuMicrosecondsPerAction)) µs, "
-    + "ceiling \(format(daemon.ceilingCPUMicrosecondsPerRequest)) µs")
+    + "ceiling \(format(daemon.ceilingCPUMicrosecondsPerRequest)) µs; without the clients' threads: "
+    + "daemon \(format(daemon.serverCPUMicrosecondsPerAction)) µs, ceiling \(format(daemon.ceilingServerCPUMicrosecondsPerRequest)) µs")
 line("memory per idle session: \(format(daemon.memoryPerSessionKB)) KiB (resident, over \(idleSessionCount) master-detail sessions)")
 
 // MARK: - Report over a large journal
@@ -222,6 +223,8 @@ let summary: JSONValue = [
     "daemon_ratio_vs_ceiling": .double(daemonRatio),
     "daemon_cpu_us_per_action": .double(daemon.cpuMicrosecondsPerAction),
     "http_ceiling_cpu_us_per_request": .double(daemon.ceilingCPUMicrosecondsPerRequest),
+    "daemon_server_cpu_us_per_action": .double(daemon.serverCPUMicrosecondsPerAction),
+    "http_ceiling_server_cpu_us_per_request": .double(daemon.ceilingServerCPUMicrosecondsPerRequest),
     "memory_per_session_kb": .double(daemon.memoryPerSessionKB),
 ]
 line(JSONValue.object(summary.objectValue!.merging(summaryExtras) { $1 }).serialized())
