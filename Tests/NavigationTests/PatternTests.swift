@@ -218,6 +218,25 @@ final class PatternTests: XCTestCase {
         XCTAssertEqual(sink.events.map { $0.payload["snapshot"]?["taps"] }, [2, 3])
     }
 
+    func testFieldsThatAppearOrDisappearAreChangedWithTheirPreviousValue() throws {
+        struct Note: Codable, Equatable {
+            var title: String
+            var badge: Int?
+            var draft: String?
+        }
+        let (context, sink) = makeContext()
+        let presenter = ViewModelPresenter(context: context, viewModel: Note(title: "a", badge: nil, draft: "x"))
+        sink.removeAll()
+        // badge appears (encoded only when set), draft disappears, title stays.
+        presenter.viewModel = Note(title: "a", badge: 3, draft: nil)
+        // title changes, badge disappears.
+        presenter.viewModel = Note(title: "b", badge: nil, draft: nil)
+        let changes = sink.events.filter { $0.kind == .viewModelChange }
+        XCTAssertEqual(changes.map { $0.payload["changed"] }, [["badge", "draft"], ["badge", "title"]])
+        XCTAssertEqual(changes.map { $0.payload["previous"] }, [["badge": .null, "draft": "x"], ["badge": 3, "title": "a"]])
+        XCTAssertEqual(changes.map { $0.payload["snapshot"] }, [["title": "a", "badge": 3], ["title": "b"]])
+    }
+
     func testVIPERModelLayerRecordsEveryStateAndSpinnerChangeInOrder() throws {
         let (context, sink) = makeContext()
         let interactor = ArticlesInteractor(context: context)

@@ -38,12 +38,26 @@ struct ViewModelRecorder<Value: Codable & Equatable> {
         var changed: [JSONValue] = []
         var previous: [String: JSONValue] = [:]
         if case .object(let old) = snapshot, case .object(let new) = newSnapshot {
-            var keys = new.keys.filter { old[$0] != new[$0] } + old.keys.filter { new[$0] == nil }
-            keys.sort()
-            for key in keys {
-                changed.append(.string(key))
-                previous[key] = old[key] ?? .null
+            // One lookup per field: each new field against its old value, then the old fields
+            // that are gone.
+            var keys: [String] = []
+            var kept = 0
+            for (key, value) in new {
+                let before = old[key]
+                if before != nil { kept += 1 }
+                if before != value {
+                    keys.append(key)
+                    previous[key] = before ?? .null
+                }
             }
+            if old.count > kept {
+                for (key, value) in old where new[key] == nil {
+                    keys.append(key)
+                    previous[key] = value
+                }
+            }
+            keys.sort()
+            changed = keys.map { .string($0) }
         } else {
             previous["value"] = snapshot
         }

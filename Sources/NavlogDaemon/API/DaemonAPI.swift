@@ -123,11 +123,10 @@ public final class DaemonAPI: Sendable {
         if route != "/v1/health", let error = checkToken(request) { return .response(error.response) }
         let allowed: [String]
         switch route {
-        case "/v1/health": allowed = ["GET"]
-        case "/metrics", "/v1/apps", "/v1/events": allowed = ["GET"]
-        case "/v1/sessions": allowed = ["GET", "POST"]
-        case "/v1/sessions/{id}": allowed = ["GET", "DELETE"]
-        case "/v1/sessions/{id}/actions", "/v1/sessions/{id}/deeplinks", "/v1/journal/rotate": allowed = ["POST"]
+        case "/v1/health", "/metrics", "/v1/apps", "/v1/events": allowed = Self.getOnly
+        case "/v1/sessions": allowed = Self.getOrPost
+        case "/v1/sessions/{id}": allowed = Self.getOrDelete
+        case "/v1/sessions/{id}/actions", "/v1/sessions/{id}/deeplinks", "/v1/journal/rotate": allowed = Self.postOnly
         default: return .response(APIError.notFound(request.path).response)
         }
         guard allowed.contains(request.method) || (request.method == "HEAD" && allowed.contains("GET")) else {
@@ -147,6 +146,12 @@ public final class DaemonAPI: Sendable {
         default: return streamEvents(request)
         }
     }
+
+    // The methods each route allows, built once rather than per request.
+    private static let getOnly = ["GET"]
+    private static let getOrPost = ["GET", "POST"]
+    private static let getOrDelete = ["GET", "DELETE"]
+    private static let postOnly = ["POST"]
 
     /// How a handler answers: now, on the server's thread, or later, while the connection waits.
     enum Answer {

@@ -5,9 +5,12 @@ import Synchronization
 /// An ``EventSink`` that hands every recorded event to the open `/v1/events` subscriptions.
 ///
 /// It sits next to the journal writer in a `FanOutEventSink`; with no subscribers a record is
-/// one lock and an empty loop.
+/// one atomic load.
 public final class EventBroadcaster: EventSink {
     private let subscriptions = Mutex<[ObjectIdentifier: EventSubscription]>([:])
+    /// How many subscriptions `subscriptions` holds, readable without its lock: recording
+    /// checks it first, so with no subscribers an event costs one atomic load.
+    private let subscriptionCount = Atomic<Int>(0)
     private let droppedByClosed = Atomic<UInt64>(0)
     private let redactor: Redactor?
 
@@ -18,6 +21,7 @@ public final class EventBroadcaster: EventSink {
     }
 
     public func record(_ event: Event) {
+        guard subscriptionCount.load(ordering: .acquiring) > 0 else { return }
         let current = subscriptions.withLock { Array($0.values) }
         guard !current.isEmpty else { return }
         let delivered = redactor?.redact(event) ?? event
@@ -26,7 +30,10 @@ public final class EventBroadcaster: EventSink {
 
     /// Starts delivering events to `subscription`.
     func add(_ subscription: EventSubscription) {
-        subscriptions.withLock { $0[ObjectIdentifier(subscription)] = subscription }
+        subscriptions.withLock { all in
+            all[ObjectIdentifier(subscription)] = subscription
+            subscriptionCount.store(all.count, ordering: .releasing)
+        }
     }
 
     /// Forgets subscriptions whose clients are gone.
@@ -36,6 +43,7 @@ public final class EventBroadcaster: EventSink {
                 droppedByClosed.add(subscription.droppedCount, ordering: .relaxed)
                 all[key] = nil
             }
+            subscriptionCount.store(all.count, ordering: .releasing)
         }
     }
 

@@ -38,10 +38,13 @@ let accessHandler: @convention(c) (
 }
 
 extension MicroHTTPDaemon {
+    /// The headers handlers read, the only ones copied out of MHD.
+    static let headersRead = ["authorization", "accept", "content-type", "content-length"]
+
     /// Reads the method, path, query and the headers handlers use.
     func makeRequest(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> HTTPRequest {
         var headers: [String: String] = [:]
-        for name in ["authorization", "accept", "content-type", "content-length"] {
+        for name in Self.headersRead {
             if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) { headers[name] = String(cString: value) }
         }
         var query = QueryCollector()
