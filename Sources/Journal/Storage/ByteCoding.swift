@@ -85,13 +85,15 @@ extension ByteWriter {
     /// dictionary indices on the stack, so no member is copied out and no array allocated (a
     /// `sorted` copy of the members was a third of the journal writer's time in the daemon).
     private mutating func writeSorted(_ members: [String: JSONValue]) {
+        // One `keys` view: `members.keys` made (and retained) a new one at every use.
+        let keys = members.keys
         withUnsafeTemporaryAllocation(of: Dictionary<String, JSONValue>.Index.self, capacity: members.count) { order in
             var count = 0
             var index = members.startIndex
             while index != members.endIndex {
-                let key = members.keys[index]
+                let key = keys[index]
                 var slot = count
-                while slot > 0 && key < members.keys[order[slot - 1]] {
+                while slot > 0 && key < keys[order[slot - 1]] {
                     slot -= 1
                 }
                 var move = count
@@ -104,8 +106,9 @@ extension ByteWriter {
                 members.formIndex(after: &index)
             }
             for position in 0..<count {
-                writeString(members.keys[order[position]])
-                writeJSON(members.values[order[position]])
+                let member = members[order[position]]
+                writeString(member.key)
+                writeJSON(member.value)
             }
             _ = order.baseAddress!.deinitialize(count: count)
         }

@@ -86,7 +86,8 @@ enum EventBlock {
             var payload = ByteWriter(capacity: 512)
             for index in payloadOrder(events.indices.map { events[$0].subject }) {
                 payload.bytes.removeAll(keepingCapacity: true)
-                payload.writeJSON(events[index].payload)
+                // Through the pointee: `events[index].payload` copied the whole event first.
+                payload.writeJSON((events.baseAddress! + index).pointee.payload)
                 writer.writeVarint(UInt64(payload.bytes.count))
                 writer.bytes.append(contentsOf: payload.bytes)
             }
