@@ -103,7 +103,7 @@ final class JournalFileReader {
                     events.reserveCapacity(events.count + columns.count * (blocks.count - position))
                 }
                 for index in 0..<columns.count where columns.seq[index] > after {
-                    if let event = try resolve(index, of: columns, blockID: block.id) { events.append(event) }
+                    try resolve(index, of: columns, blockID: block.id, into: &events)
                 }
             } catch where scannedThrough != nil {
                 // Hand out the blocks before the damaged one; the next call starts at it and throws.
@@ -194,7 +194,7 @@ final class JournalFileReader {
     private var readsAllPayloads: Bool { filter.digestedMembers.isEmpty && filter.envelopeOnlyKinds.isEmpty }
 
     /// How the filter wants payloads of kind id `id` read; noting envelope-only kinds for
-    /// ``resolve(_:of:blockID:)``. An unknown id reads values; resolving the event then
+    /// ``resolve(_:of:blockID:into:)``. An unknown id reads values; resolving the event then
     /// reports it.
     private func payloadReading(ofKind id: Int64) throws -> EventBlock.PayloadReading {
         guard let kind = try kind(id) else { return .values }
@@ -212,9 +212,12 @@ final class JournalFileReader {
         id >= 0 && id < envelopeOnly.count && envelopeOnly[Int(id)]
     }
 
-    /// Replaces ids with strings, reloading the tables once when a newer id turns up; nil
-    /// when the event does not match the filter.
-    private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64) throws -> Event? {
+    /// Replaces ids with strings, reloading the tables once when a newer id turns up, and
+    /// appends the event to `events` unless it does not match the filter.
+    ///
+    /// It appends rather than returning an optional event: unwrapping one and appending it
+    /// copied the event, retaining and then releasing every string and the payload.
+    private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, into events: inout [Event]) throws {
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
             return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
@@ -241,21 +244,22 @@ final class JournalFileReader {
         }
         let session = try session(columns.session[index])
         let kind = try kind(columns.kind[index])
-        guard matches(session: session.name, kind: kind, wallNanoseconds: columns.wall[index]) else { return nil }
+        guard matches(session: session.name, kind: kind, wallNanoseconds: columns.wall[index]) else { return }
         if isEnvelopeOnly(columns.kind[index]) {
-            return Event(
+            events.append(Event(
                 seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
                 run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
-                kind: kind, subject: "", cause: columns.cause[index])
+                kind: kind, subject: "", cause: columns.cause[index]))
+            return
         }
         let screen = columns.screen[index]
         let parent = columns.parent[index]
-        return Event(
+        events.append(Event(
             seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
             run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
             kind: kind, subject: try lookup(columns.subject[index]),
             screen: screen == 0 ? nil : try lookup(screen), cause: columns.cause[index],
-            parent: parent == 0 ? nil : try lookup(parent), payload: columns.payload[index])
+            parent: parent == 0 ? nil : try lookup(parent), payload: columns.payload[index]))
     }
 
 }
