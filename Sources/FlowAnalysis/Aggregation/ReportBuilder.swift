@@ -26,6 +26,9 @@ public struct ReportBuilder {
     /// hashes the short name and compares the run, without copying the run id (which the
     /// reading thread shares).
     private var open: [String: TrackerBox] = [:]
+    /// The box of the last event's session while it is open: a session's events mostly come
+    /// a few in a row, and this spares their lookups.
+    private var last: TrackerBox?
     /// Open sessions whose name an open session of another run already has.
     private var openSharingNames: [SessionKey: TrackerBox] = [:]
     /// Sessions that are open and filtered out; their events are skipped.
@@ -63,7 +66,9 @@ public struct ReportBuilder {
         // Session names repeat across runs (every scripted run has an `s-1`), so a session is
         // its run and its name.
         let box: TrackerBox
-        if let first = open[event.session], first.run == event.run {
+        if let last, last.session == event.session, last.run == event.run {
+            box = last
+        } else if let first = open[event.session], first.run == event.run {
             box = first
         } else if !openSharingNames.isEmpty, let other = openSharingNames[SessionKey(run: event.run, session: event.session)] {
             box = other
@@ -84,7 +89,10 @@ public struct ReportBuilder {
         box.tracker.consume(event)
         if event.kind == .sessionEnd {
             if open[event.session] === box { open[event.session] = nil } else { openSharingNames[SessionKey(run: event.run, session: event.session)] = nil }
+            last = nil
             fold(box.tracker)
+        } else {
+            last = box
         }
     }
 
@@ -96,6 +104,7 @@ public struct ReportBuilder {
         }
         open.removeAll()
         openSharingNames.removeAll()
+        last = nil
         excluded.removeAll()
         return FlowReport(
             summary: total.summary,
@@ -187,11 +196,14 @@ private struct SessionKey: Hashable, Comparable {
 
 /// Holds one open session's tracker by reference.
 private final class TrackerBox {
-    /// The tracker's run, where a lookup compares it without an access to `tracker`.
+    /// The tracker's run and session, where a lookup compares them without an access to
+    /// `tracker`.
     let run: String
+    let session: String
     var tracker: SessionTracker
     init(_ tracker: SessionTracker) {
         self.run = tracker.run
+        self.session = tracker.session
         self.tracker = tracker
     }
 }

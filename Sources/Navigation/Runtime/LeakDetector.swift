@@ -91,6 +91,10 @@ public struct SessionScan: Sendable {
 
     public init(session: String) {
         self.session = session
+        // Room for a typical session's instances and screens up front: growing from empty
+        // rehashed every entry five or six times per session.
+        instances.reserveCapacity(32)
+        screens.reserveCapacity(16)
     }
 
     /// Reads the session's next event.
