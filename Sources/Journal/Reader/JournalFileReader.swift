@@ -252,14 +252,18 @@ final class JournalFileReader {
                 kind: kind, subject: "", cause: columns.cause[index]))
             return
         }
-        let screen = columns.screen[index]
-        let parent = columns.parent[index]
+        let screenID = columns.screen[index]
+        let parentID = columns.parent[index]
+        // Every lookup that can throw happens before the event is made, so it is built
+        // straight into the array.
+        let subject = try lookup(columns.subject[index])
+        let screen = screenID == 0 ? nil : try lookup(screenID)
+        let parent = parentID == 0 ? nil : try lookup(parentID)
         events.append(Event(
             seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
             run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
-            kind: kind, subject: try lookup(columns.subject[index]),
-            screen: screen == 0 ? nil : try lookup(screen), cause: columns.cause[index],
-            parent: parent == 0 ? nil : try lookup(parent), payload: columns.payload[index]))
+            kind: kind, subject: subject, screen: screen, cause: columns.cause[index],
+            parent: parent, payload: columns.payload[index]))
     }
 
 }

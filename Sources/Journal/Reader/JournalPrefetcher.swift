@@ -66,7 +66,8 @@ public final class JournalPrefetcher: Sendable {
     }
 
     /// Calls `body` with each page in turn, and hands each page back to the reading thread
-    /// once `body` returns, so freeing its events costs that thread, not this one.
+    /// once `body` returns, so freeing its events costs that thread, not this one, unless
+    /// that thread is the slower one (see `Channel.recycle`).
     public func forEach(_ body: (Page) throws -> Void) throws {
         while var page = try next() {
             try body(page)
@@ -149,11 +150,20 @@ public final class JournalPrefetcher: Sendable {
 
         /// Takes `events` away (leaving it empty) without copying: a copy would leave a
         /// reference with the caller that might turn out to be the last one.
+        ///
+        /// The reading thread frees the page while the caller has pages waiting (the caller
+        /// is the slower side). When none is waiting, the reader is the slower side and the
+        /// caller would only wait for it, so the caller frees the page itself meanwhile.
         func recycle(_ events: inout [Event]) {
-            state.withLock { state in
-                state.recycled.append([])
-                swap(&state.recycled[state.recycled.count - 1], &events)
+            let isReaderBehind = state.withLock { state -> Bool in
+                if state.head < state.items.count, case .page = state.items[state.head] {
+                    state.recycled.append([])
+                    swap(&state.recycled[state.recycled.count - 1], &events)
+                    return false
+                }
+                return true
             }
+            if isReaderBehind { events = [] }
         }
 
         /// Frees the recycled pages here, outside the lock.
