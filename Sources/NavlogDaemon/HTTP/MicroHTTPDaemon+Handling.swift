@@ -39,13 +39,19 @@ let accessHandler: @convention(c) (
 
 extension MicroHTTPDaemon {
     /// The headers handlers read, the only ones copied out of MHD.
-    static let headersRead = ["authorization", "accept", "content-type", "content-length"]
+    static let headersRead: [(name: String, cName: StaticString)] = [
+        ("authorization", "authorization"), ("accept", "accept"), ("content-type", "content-type"), ("content-length", "content-length"),
+    ]
 
     /// Reads the method, path, query and the headers handlers use.
     func makeRequest(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> HTTPRequest {
         var headers: [String: String] = [:]
-        for name in Self.headersRead {
-            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, name) { headers[name] = String(cString: value) }
+        headers.reserveCapacity(Self.headersRead.count)
+        for (name, cName) in Self.headersRead {
+            // The name as the literal's own NUL-terminated bytes: passing the `String`
+            // converted it into a new C string on every lookup.
+            let pointer = UnsafeRawPointer(cName.utf8Start).assumingMemoryBound(to: CChar.self)
+            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, pointer) { headers[name] = String(cString: value) }
         }
         var query = QueryCollector()
         withUnsafeMutablePointer(to: &query) { pointer in
