@@ -14,7 +14,12 @@ final class DaemonLifecycleTests: XCTestCase {
         let started = NSCondition()
         let group = DispatchGroup()
         for _ in 0..<clientCount {
-            DispatchQueue.global().async(group: group) { [socketPath = daemon.socketPath] in
+            // A thread each: the clients block on their sockets until the daemon goes away,
+            // and blocking work items on the global queue held its few threads (as many as
+            // cores), so the others started only when the pool grew, seconds later or never.
+            group.enter()
+            Thread.detachNewThread { [socketPath = daemon.socketPath] in
+                defer { group.leave() }
                 guard let connection = try? HTTPClientConnection(unixSocket: socketPath, timeoutSeconds: 20),
                       let created = try? connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8)),
                       created.status == 201, let id = (try? JSONValue(parsing: Data(created.body)))?["id"]?.stringValue

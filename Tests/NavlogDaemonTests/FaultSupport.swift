@@ -23,7 +23,13 @@ final class LoadClients: Sendable {
     /// Starts `count` clients on the daemon's Unix socket.
     init(socketPath: String, count: Int) {
         for _ in 0..<count {
-            DispatchQueue.global().async(group: group) { [self] in run(socketPath: socketPath) }
+            // A thread each: the clients block on their sockets, and on the global queue they
+            // would wait for its few threads (as many as cores) to grow into more.
+            group.enter()
+            Thread.detachNewThread { [self] in
+                defer { group.leave() }
+                run(socketPath: socketPath)
+            }
         }
     }
 
