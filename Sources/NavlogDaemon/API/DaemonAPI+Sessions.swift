@@ -75,7 +75,7 @@ extension DaemonAPI {
     /// a real-time `wait` and `flush_per_request` durability answer later, after the wait or
     /// the commit, so no server thread is held meanwhile.
     func run(_ command: SessionCommand, on session: Session) throws -> Answer {
-        if !session.waits(command) && !settings.withLock({ $0.flushesPerRequest }) {
+        if !session.waits(command) && !flushesPerRequest {
             return .now(try Self.sessionResponse(200, session, state: try session.performNow(command)))
         }
         return .later {

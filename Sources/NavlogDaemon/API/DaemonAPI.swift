@@ -55,6 +55,11 @@ public final class DaemonAPI: Sendable {
     /// Deferred requests running; draining waits for 0.
     let inFlight = Atomic<Int>(0)
     let settings: Mutex<LiveSettings>
+    // The settings every request reads, mirrored out of `settings` so that no request takes
+    // that lock (shared by all server threads) to read them; ``apply(_:)`` keeps them in step.
+    private let maximumBodyBytesNow = Atomic<Int>(0)
+    private let flushesPerRequestNow = Atomic<Bool>(false)
+    private let hasTokenNow = Atomic<Bool>(false)
     let startedNanoseconds = HTTPExchange.monotonicNow()
 
     init(catalog: AppCatalog, registry: SessionRegistry, journal: JournalWriter, broadcaster: EventBroadcaster,
@@ -66,7 +71,26 @@ public final class DaemonAPI: Sendable {
         self.metrics = metrics
         self.log = log
         self.settings = Mutex(settings)
+        mirror(settings)
     }
+
+    /// Replaces the live settings (a SIGHUP reload).
+    func apply(_ live: LiveSettings) {
+        settings.withLock { $0 = live }
+        mirror(live)
+    }
+
+    private func mirror(_ live: LiveSettings) {
+        maximumBodyBytesNow.store(live.maximumBodyBytes, ordering: .releasing)
+        flushesPerRequestNow.store(live.flushesPerRequest, ordering: .releasing)
+        hasTokenNow.store(live.token != nil, ordering: .releasing)
+    }
+
+    /// `limits.max_body_bytes` now.
+    var maximumBodyBytes: Int { maximumBodyBytesNow.load(ordering: .acquiring) }
+
+    /// Whether answers wait for their events' commit (`flush_per_request`) now.
+    var flushesPerRequest: Bool { flushesPerRequestNow.load(ordering: .acquiring) }
 
     // MARK: - Routing
 
@@ -206,7 +230,7 @@ public final class DaemonAPI: Sendable {
 
     /// The 401 for a request without the configured token, nil when it may pass.
     func checkToken(_ request: HTTPRequest) -> APIError? {
-        guard let token = settings.withLock({ $0.token }) else { return nil }
+        guard hasTokenNow.load(ordering: .acquiring), let token = settings.withLock({ $0.token }) else { return nil }
         guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else { return .missingToken }
         let given = Array(header.dropFirst(7).utf8)
         let expected = Array(token.utf8)
@@ -225,7 +249,7 @@ public final class DaemonAPI: Sendable {
     /// `floor` is ``JournalWriter/lastRecordedSeq`` read before the request recorded anything:
     /// a batch of its events that failed before this flush was asked for fails it too.
     func makeDurable(after floor: UInt64) async throws {
-        guard settings.withLock({ $0.flushesPerRequest }) else { return }
+        guard flushesPerRequest else { return }
         do {
             try await journal.flush(after: floor)
         } catch {

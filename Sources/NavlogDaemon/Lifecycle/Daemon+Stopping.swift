@@ -79,7 +79,7 @@ extension Daemon {
             HostClock.wallOffsetNanoseconds.store(applied.testing.wallClockOffsetSeconds * 1_000_000_000, ordering: .relaxed)
             log.warn("wall clock offset changed (testing)", ["wall_clock_offset_s": String(applied.testing.wallClockOffsetSeconds)])
         }
-        api.settings.withLock { $0 = LiveSettings(applied, catalog: catalog) }
+        api.apply(LiveSettings(applied, catalog: catalog))
         api.metrics.recordReload("applied")
         log.info("configuration reloaded", ["file": configurationPath ?? "(embedded default)"])
     }

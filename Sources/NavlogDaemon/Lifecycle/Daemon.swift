@@ -101,7 +101,7 @@ public actor Daemon {
         var endpoints = Endpoints()
         do {
             let settings = MicroHTTPDaemon.Settings(
-                maximumBodyBytes: { [api] in api.settings.withLock { $0.maximumBodyBytes } },
+                maximumBodyBytes: { [api] in api.maximumBodyBytes },
                 connectionTimeoutSeconds: configuration.limits.requestTimeoutSeconds
             )
             func serve(_ descriptor: Int32) throws {
