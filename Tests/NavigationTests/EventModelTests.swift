@@ -214,5 +214,10 @@ final class JSONValueEncoderTests: XCTestCase {
         }
         XCTAssertEqual(try JSONValue(encoding: [1, 2]), [1, 2])
         XCTAssertEqual(try JSONValue(encoding: "plain"), "plain")
+        // The special types at the root and inside containers, as JSONEncoder writes them.
+        XCTAssertEqual(try JSONValue(encoding: Date(timeIntervalSince1970: 0)), "1970-01-01T00:00:00Z")
+        XCTAssertEqual(try JSONValue(encoding: [Decimal(string: "12.5")!]), [12.5])
+        XCTAssertEqual(try JSONValue(encoding: ["d": Data([1, 2])]), ["d": "AQI="])
+        XCTAssertEqual(try JSONValue(encoding: [URL(string: "https://example.com/x")!]), ["https://example.com/x"])
     }
 }

@@ -11,13 +11,18 @@ struct JSONValueEncoder {
     }
 
     /// Encodes `value`, treating the types `JSONEncoder` treats specially.
-    static func encode(_ value: some Encodable, into slot: Slot, codingPath: [any CodingKey]) throws {
-        switch value {
-        case let date as Date: slot.value = .string(iso8601(date))
-        case let data as Data: slot.value = .string(data.base64EncodedString())
-        case let url as URL: slot.value = .string(url.absoluteString)
-        case let decimal as Decimal: slot.value = .double(NSDecimalNumber(decimal: decimal).doubleValue)
-        default:
+    static func encode<T: Encodable>(_ value: T, into slot: Slot, codingPath: [any CodingKey]) throws {
+        // By type identity, as in `primitive`: four failing `as` casts per struct or array
+        // walked the runtime's conversions each time a view model was snapshotted.
+        if T.self == Date.self {
+            slot.value = .string(iso8601(value as! Date))
+        } else if T.self == Data.self {
+            slot.value = .string((value as! Data).base64EncodedString())
+        } else if T.self == URL.self {
+            slot.value = .string((value as! URL).absoluteString)
+        } else if T.self == Decimal.self {
+            slot.value = .double(NSDecimalNumber(decimal: value as! Decimal).doubleValue)
+        } else {
             let encoder = ValueEncoder(slot: slot, codingPath: codingPath)
             try value.encode(to: encoder)
         }
