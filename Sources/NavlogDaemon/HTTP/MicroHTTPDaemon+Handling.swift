@@ -46,7 +46,6 @@ extension MicroHTTPDaemon {
     /// Reads the method, path, query and the headers handlers use.
     func makeRequest(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> HTTPRequest {
         var headers: [String: String] = [:]
-        headers.reserveCapacity(Self.headersRead.count)
         for (name, cName) in Self.headersRead {
             // The name as the literal's own NUL-terminated bytes: passing the `String`
             // converted it into a new C string on every lookup.
