@@ -120,10 +120,18 @@ final class DaemonFaultTests: XCTestCase {
         ]])
         let clients = LoadClients(socketPath: daemon.socketPath, count: 3)
         XCTAssertTrue(clients.waitForAcknowledgements(60))
+        let key = try String(contentsOfFile: journal + "/.navlog.privacy-key", encoding: .utf8)
         try FileManager.default.removeItem(atPath: journal)
         clients.mark()
         XCTAssertTrue(clients.waitForAcknowledgements(60, afterMark: true), "stopped serving:\n\(daemon.log)")
         XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        // What went with the directory is back: the same privacy key (pseudonyms stay stable
+        // across restarts) and the lock, held, so no second writer can take the directory.
+        XCTAssertEqual(try String(contentsOfFile: journal + "/.navlog.privacy-key", encoding: .utf8), key)
+        let lock = open(journal + "/.navlog.lock", O_RDWR)
+        XCTAssertGreaterThanOrEqual(lock, 0, "no lock file in the recreated directory")
+        XCTAssertNotEqual(flock(lock, LOCK_EX | LOCK_NB), 0, "the recreated directory is not locked")
+        close(lock)
         clients.stop()
         XCTAssertEqual(daemon.terminate(), 0, daemon.log)
         let verified = try verifyJournal(journal)

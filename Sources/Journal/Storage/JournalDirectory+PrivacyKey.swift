@@ -16,20 +16,34 @@ extension JournalDirectory {
         if let key = try readKey(path) { return key }
         var generator = SystemRandomNumberGenerator()
         let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        if try create(key, at: path, operation: "creating the privacy key") { return key }
+        // Another writer sharing `keyFile` created it first: use theirs.
+        if let key = try readKey(path) { return key }
+        throw JournalError.fileSystem(path: path, operation: "creating the privacy key", reason: "it vanished as it was made")
+    }
+
+    /// Writes `key` back to the directory's key file when the file is missing (the directory
+    /// was removed under a running writer); an existing file is left as it is.
+    static func restorePrivacyKey(_ key: [UInt8], directory: String) throws {
+        _ = try create(key, at: directory + "/" + privacyKeyName, operation: "restoring the privacy key")
+    }
+
+    /// Creates the key file `path` holding `key` (mode 0600, synced); false when a file is
+    /// already there.
+    private static func create(_ key: [UInt8], at path: String, operation: String) throws -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor < 0 {
-            // Another writer sharing `keyFile` created it first: use theirs.
-            if errno == EEXIST, let key = try readKey(path) { return key }
-            throw JournalError.fileSystem(path: path, operation: "creating the privacy key", reason: String(cString: strerror(errno)))
+            if errno == EEXIST { return false }
+            throw JournalError.fileSystem(path: path, operation: operation, reason: String(cString: strerror(errno)))
         }
         defer { Glibc.close(descriptor) }
         let text = Array((key.hexString + "\n").utf8)
         guard write(descriptor, text, text.count) == text.count, fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(path)
-            throw JournalError.fileSystem(path: path, operation: "writing the privacy key", reason: reason)
+            throw JournalError.fileSystem(path: path, operation: operation, reason: reason)
         }
-        return key
+        return true
     }
 
     /// Reads a key file; nil when it does not exist.

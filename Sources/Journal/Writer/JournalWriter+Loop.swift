@@ -144,6 +144,12 @@ extension JournalWriter {
                 // The file (or its directory) was removed: what is committed there is gone with
                 // it, so close it and commit into a new file instead of into a deleted inode.
                 _ = closeFile(isRunEnding: false)
+                isDirectoryLost = true
+            }
+            if isDirectoryLost {
+                // Until the directory is this writer's again, nothing is written into it.
+                try restoreDirectory()
+                isDirectoryLost = false
             }
             if fileWriter == nil { try openNewFile() }
             outcome.result = try fileWriter!.write(batch)

@@ -6,6 +6,25 @@ import Navigation
 extension JournalWriter {
     /// Creates the next file, named after the first seq it will hold (everything before is
     /// committed); removes a half-created file on failure.
+    /// After the current file was found removed: makes the directory again if it is gone,
+    /// and puts back what went with it, so the directory stays this writer's and its
+    /// pseudonyms stay stable across restarts. The lock moves to a new lock file when the old
+    /// one is gone (another writer that took the recreated directory meanwhile makes this
+    /// fail, naming the directory), and the privacy key kept in the directory is written
+    /// again, the same key, when its file is missing.
+    func restoreDirectory() throws {
+        let directory = configuration.directory
+        try JournalDirectory.create(directory)
+        if !FileManager.default.fileExists(atPath: JournalDirectory.lockPath(directory)) {
+            let fresh = try JournalDirectory.lock(directory)
+            Glibc.close(lockDescriptor)
+            lockDescriptor = fresh
+        }
+        if configuration.privacyKeyFile == nil {
+            try JournalDirectory.restorePrivacyKey(privacyKey, directory: directory)
+        }
+    }
+
     func openNewFile() throws {
         try JournalDirectory.create(configuration.directory)
         let now = configuration.clock.now()

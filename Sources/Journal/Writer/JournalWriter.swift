@@ -36,7 +36,11 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
 
     let lock = ConditionLock(conditions: 3)
     let run: RunInfo
-    private let lockDescriptor: Int32
+    /// The directory's lock; the writer thread replaces it when the directory was removed and
+    /// made again (``restoreDirectory()``), and nothing else touches it until it finished.
+    var lockDescriptor: Int32
+    /// The privacy key, written back if the directory (holding its file) is removed.
+    let privacyKey: [UInt8]
 
     // MARK: Guarded by `lock`
 
@@ -62,6 +66,8 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     var dropRecordCount: UInt64 = 0
     var lastCommittedSeq: UInt64 = 0
     var lastCommitMonotonic: UInt64 = 0
+    /// The current file was found removed and the directory is not restored yet.
+    var isDirectoryLost = false
 
     /// Opens the journal directory: takes its lock, sets aside files not closed cleanly,
     /// continues seq after the highest one found, applies retention and starts a new file.
@@ -71,8 +77,8 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
         try JournalDirectory.create(directory)
         lockDescriptor = try JournalDirectory.lock(directory)
         do {
-            redactor = Redactor(policy: configuration.privacy,
-                                key: try JournalDirectory.loadPrivacyKey(directory: directory, keyFile: configuration.privacyKeyFile))
+            privacyKey = try JournalDirectory.loadPrivacyKey(directory: directory, keyFile: configuration.privacyKeyFile)
+            redactor = Redactor(policy: configuration.privacy, key: privacyKey)
         } catch {
             Glibc.close(lockDescriptor)
             throw error
