@@ -16,6 +16,10 @@ struct StoredEvent: Equatable {
     var cause: UInt64?
     var parent: Int64
     var payload: JSONValue
+    /// `payload` already encoded (``ByteWriter/writeJSON(_:)``), when the writer has it so;
+    /// ``EventBlock/encode(_:)`` then copies these bytes and ignores `payload`. Decoding never
+    /// sets it.
+    var encodedPayload: [UInt8]? = nil
 }
 
 /// The uncompressed layout of a block of events, column by column.
@@ -85,9 +89,15 @@ enum EventBlock {
             }
             var payload = ByteWriter(capacity: 512)
             for index in payloadOrder(events.indices.map { events[$0].subject }) {
-                payload.bytes.removeAll(keepingCapacity: true)
                 // Through the pointee: `events[index].payload` copied the whole event first.
-                payload.writeJSON((events.baseAddress! + index).pointee.payload)
+                let event = UnsafePointer(events.baseAddress! + index)
+                if let encoded = event.pointee.encodedPayload {
+                    writer.writeVarint(UInt64(encoded.count))
+                    writer.bytes.append(contentsOf: encoded)
+                    continue
+                }
+                payload.bytes.removeAll(keepingCapacity: true)
+                payload.writeJSON(event.pointee.payload)
                 writer.writeVarint(UInt64(payload.bytes.count))
                 writer.bytes.append(contentsOf: payload.bytes)
             }

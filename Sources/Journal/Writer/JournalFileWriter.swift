@@ -73,7 +73,7 @@ final class JournalFileWriter {
     // MARK: - Writing
 
     /// Writes `events` (in seq order) in one transaction; on failure nothing of it remains.
-    func write(_ events: [Event]) throws -> BatchResult {
+    func write(_ events: [JournalWriter.QueuedEvent]) throws -> BatchResult {
         let database = file.database
         var newStrings: [String] = []
         var newSessions: [String] = []
@@ -88,19 +88,21 @@ final class JournalFileWriter {
                 stored.reserveCapacity(end - start)
                 // Events are read in place, through the buffer: a copy of each one retained and
                 // released all its strings and its payload.
-                try events.withUnsafeBufferPointer { events in
+                try events.withUnsafeBufferPointer { queued in
                     for position in start..<end {
+                        let event = UnsafePointer(queued.baseAddress! + position)
                         stored.append(StoredEvent(
-                            seq: events[position].seq, wallNanoseconds: events[position].wallNanoseconds,
-                            monotonicNanoseconds: events[position].monotonicNanoseconds,
-                            session: try session(events[position].session, firstSeq: events[position].seq, new: &newSessions),
-                            kind: try kind(events[position].kind.rawValue, new: &newKinds),
-                            sessionSeq: events[position].sessionSeq,
-                            subject: try string(events[position].subject, new: &newStrings),
-                            screen: try events[position].screen.map { try string($0, new: &newStrings) } ?? 0,
-                            cause: events[position].cause,
-                            parent: try events[position].parent.map { try string($0, new: &newStrings) } ?? 0,
-                            payload: events[position].payload))
+                            seq: event.pointee.event.seq, wallNanoseconds: event.pointee.event.wallNanoseconds,
+                            monotonicNanoseconds: event.pointee.event.monotonicNanoseconds,
+                            session: try session(event.pointee.event.session, firstSeq: event.pointee.event.seq, new: &newSessions),
+                            kind: try kind(event.pointee.event.kind.rawValue, new: &newKinds),
+                            sessionSeq: event.pointee.event.sessionSeq,
+                            subject: try string(event.pointee.event.subject, new: &newStrings),
+                            screen: try event.pointee.event.screen.map { try string($0, new: &newStrings) } ?? 0,
+                            cause: event.pointee.event.cause,
+                            parent: try event.pointee.event.parent.map { try string($0, new: &newStrings) } ?? 0,
+                            payload: event.pointee.event.payload,
+                            encodedPayload: event.pointee.encodedPayload))
                     }
                 }
                 let raw = EventBlock.encode(stored)
@@ -138,7 +140,7 @@ final class JournalFileWriter {
             throw JournalError.wrapping(error, path: path)
         }
         eventCount += UInt64(events.count)
-        if let last = events.last { lastSeq = last.seq }
+        if let last = events.last { lastSeq = last.event.seq }
         return result
     }
 

@@ -38,10 +38,16 @@ extension JournalWriter {
             // Private values are hashed or removed here, on the writer thread, before encoding.
             // The check reads each event in place (through the buffer): passing `batch[index]`
             // copied every event, retaining and releasing all its strings and its payload.
-            let toRedact = batch.withUnsafeBufferPointer { events in events.indices.filter { redactor.mayRedact(kind: events[$0].kind, isMarked: !events[$0].privatePaths.isEmpty) } }
-            for index in toRedact { batch[index] = redactor.redact(batch[index]) }
+            // Events whose payload was encoded when recorded are the ones redaction leaves alone.
+            let toRedact = batch.withUnsafeBufferPointer { queued in
+                queued.indices.filter {
+                    queued[$0].encodedPayload == nil
+                        && redactor.mayRedact(kind: queued[$0].event.kind, isMarked: !queued[$0].event.privatePaths.isEmpty)
+                }
+            }
+            for index in toRedact { batch[index].event = redactor.redact(batch[index].event) }
             let eventCount = UInt64(batch.count)
-            if let account, let recordSeq { batch.append(makeDropRecord(account, seq: recordSeq)) }
+            if let account, let recordSeq { batch.append(QueuedEvent(event: makeDropRecord(account, seq: recordSeq))) }
             var outcome = commit(batch, eventCount: eventCount, carried: account)
             lastCommitMonotonic = monotonicNow()
             var rotationError: JournalError?
@@ -67,7 +73,7 @@ extension JournalWriter {
             if let last = outcome.committedSeq { state.committedSeq = max(state.committedSeq, last) }
             if let error = outcome.error ?? rotationError ?? finalError { state.lastError = error.description }
             state.currentFile = fileWriter?.path ?? ""
-            if let error = outcome.error, let first = batch.first?.seq, let last = batch.last?.seq {
+            if let error = outcome.error, let first = batch.first?.event.seq, let last = batch.last?.event.seq {
                 failedWrites.append((min(first, last)...max(first, last), error))
                 if failedWrites.count > Self.failedWriteMemory { failedWrites.removeFirst(failedWrites.count - Self.failedWriteMemory) }
             }
@@ -136,9 +142,9 @@ extension JournalWriter {
 
     /// Writes `batch`; `eventCount` of its events came from callers, the rest is the drop record
     /// for `carried`. On failure every event becomes part of the next drop record.
-    private func commit(_ batch: [Event], eventCount: UInt64, carried: DropAccount?) -> CommitOutcome {
+    private func commit(_ batch: [QueuedEvent], eventCount: UInt64, carried: DropAccount?) -> CommitOutcome {
         var outcome = CommitOutcome()
-        guard let first = batch.first, let last = batch.last else { return outcome }
+        guard let first = batch.first?.event, let last = batch.last?.event else { return outcome }
         do {
             if let current = fileWriter, !current.isStillLinked {
                 // The file (or its directory) was removed: what is committed there is gone with

@@ -44,7 +44,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
 
     // MARK: Guarded by `lock`
 
-    var pending: [Event] = []
+    var pending: [QueuedEvent] = []
     var nextSeq: UInt64
     var queueDrops: DropAccount?
     var flushWaiters: [FlushWaiter] = []
@@ -107,6 +107,13 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
 
     // MARK: - Recording
 
+    /// An event in the queue; `encodedPayload`, when set, is its payload already in the
+    /// block's binary form (``ByteWriter/writeJSON(_:)``), and `event.payload` is then unused.
+    struct QueuedEvent {
+        var event: Event
+        var encodedPayload: [UInt8]?
+    }
+
     /// Enqueues `event`, assigning its seq and run; never waits on I/O.
     ///
     /// With a full queue, ``BackpressurePolicy/block`` waits for the writer to take the queue and
@@ -115,6 +122,17 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     public func record(_ event: Event) {
         var event = event
         event.run = runID
+        // The payload is encoded here, on the recording thread, while it is in this core's
+        // cache: the writer thread then copies bytes instead of walking dictionaries another
+        // core built, and the payload's storage is freed by the thread that made it. Events
+        // the redactor may change keep their payload, since redaction runs on the writer.
+        var encoded: [UInt8]?
+        if !redactor.mayRedact(kind: event.kind, isMarked: !event.privatePaths.isEmpty) {
+            var writer = ByteWriter(capacity: 128)
+            writer.writeJSON(event.payload)
+            encoded = writer.bytes
+            event.payload = .null
+        }
         lock.lock()
         while !isClosing && pending.count >= configuration.queueCapacity {
             if configuration.backpressure == .drop {
@@ -137,7 +155,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
         }
         event.seq = nextSeq
         nextSeq += 1
-        pending.append(event)
+        pending.append(QueuedEvent(event: event, encodedPayload: encoded))
         if pending.count == configuration.batchSize { lock.signal(Self.workAvailable) }
         lock.unlock()
     }
