@@ -34,7 +34,11 @@ final class DaemonHarness {
             guard !data.isEmpty else { handle.readabilityHandler = nil; return }
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
             stderrLines.lines.withLock { $0 += lines }
+            // Under the condition's lock: waitForLog checks the lines and waits under it, so
+            // a line cannot arrive between its check and its wait unheard.
+            lineArrived.lock()
             lineArrived.broadcast()
+            lineArrived.unlock()
         }
         try process.run()
         test.addTeardownBlock { [process, directory = self.directory] in

@@ -39,7 +39,7 @@ final class LoadClients: Sendable {
               created.status == 201, let id = (try? JSONValue(parsing: Data(created.body)))?["id"]?.stringValue
         else {
             refusals.withLock { $0.append("no session") }
-            progress.broadcast()
+            notifyProgress()
             return
         }
         var step = 0
@@ -55,15 +55,23 @@ final class LoadClients: Sendable {
             }
             guard reply.status == 200 else {
                 refusals.withLock { $0.append("\(reply.status) \(String(decoding: reply.body, as: UTF8.self))") }
-                progress.broadcast()
+                notifyProgress()
                 if reply.status == 503 { continue }  // the journal refused; try again
                 break
             }
             step += 1
             acknowledgements.withLock { $0.append(Acknowledgement(session: id, isAfterMark: isAfterMark)) }
-            progress.broadcast()
+            notifyProgress()
         }
+        notifyProgress()
+    }
+
+    /// Wakes the waiters, under the condition's lock: they check and wait under it, so news
+    /// cannot fall between a waiter's check and its wait.
+    private func notifyProgress() {
+        progress.lock()
         progress.broadcast()
+        progress.unlock()
     }
 
     /// From now on, acknowledgements count as "after the mark".
