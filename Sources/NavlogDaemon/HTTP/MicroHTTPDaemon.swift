@@ -12,8 +12,8 @@ import Synchronization
 /// until its task completes, so no MHD thread ever waits on Swift concurrency.
 ///
 /// `@unchecked Sendable`: `daemon` is written in `init` and in ``close()`` (under `lifecycle`),
-/// the live exchanges and the stopping flag are behind `registry` (the flag is mirrored in an
-/// atomic for reads), the rest is immutable.
+/// the live exchanges and the stopping flag are behind the registry shards' locks (the flag is
+/// mirrored in an atomic for reads), the rest is immutable.
 public final class MicroHTTPDaemon: @unchecked Sendable {
     /// Settings of one server.
     public struct Settings: Sendable {
@@ -56,9 +56,21 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         var isStopping = false
     }
 
-    private let registry = Mutex(Registry())
-    /// `registry.isStopping`, readable without the lock: every request reads it twice.
+    /// One lock's worth of the live exchanges. Every request registers and unregisters
+    /// itself, so they are spread over a few locks by address, not queued on one.
+    private final class RegistryShard: Sendable {
+        let registry = Mutex(Registry())
+    }
+
+    private let registries = (0..<8).map { _ in RegistryShard() }
+    /// Whether ``close(answeringWith:)`` has begun, readable without a lock: every request
+    /// reads it twice. Each shard keeps its own flag, set under its lock, for registering.
     private let stopping = Atomic<Bool>(false)
+
+    private func shard(of exchange: HTTPExchange) -> RegistryShard {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(exchange).toOpaque())
+        return registries[Int((address >> 6) % UInt(registries.count))]
+    }
 
     /// Starts serving on `listenDescriptor`, a bound, listening socket the server then owns.
     public init(listenDescriptor: Int32, settings: Settings, log: Logger, handler: @escaping Handler, observer: @escaping Observer) throws {
@@ -99,10 +111,14 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     /// Answers requests still running with `response`, ends streams, and stops the server;
     /// later calls do nothing.
     public func close(answeringWith response: HTTPResponse) {
-        let live = registry.withLock { registry in
-            registry.isStopping = true
-            stopping.store(true, ordering: .sequentiallyConsistent)
-            return Array(registry.live.values)
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        // Shard by shard, under each lock: an exchange registered before its shard is passed
+        // is collected here, one registered after learns that the server stops.
+        let live = registries.flatMap { shard in
+            shard.registry.withLock { registry in
+                registry.isStopping = true
+                return Array(registry.live.values)
+            }
         }
         for exchange in live { exchange.stop(answeringWith: response) }
         lifecycle.withLock { _ in
@@ -121,20 +137,20 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     }
 
     /// The requests begun and not yet completed.
-    public var liveRequestCount: Int { registry.withLock { $0.live.count } }
+    public var liveRequestCount: Int { registries.reduce(0) { $0 + $1.registry.withLock { $0.live.count } } }
 
     // MARK: - Exchanges
 
     /// Registers a new exchange; it learns at once if the server is stopping.
     func register(_ exchange: HTTPExchange) -> Bool {
-        registry.withLock { registry in
+        shard(of: exchange).registry.withLock { registry in
             registry.live[ObjectIdentifier(exchange)] = exchange
             return registry.isStopping
         }
     }
 
     func unregister(_ exchange: HTTPExchange) {
-        _ = registry.withLock { $0.live.removeValue(forKey: ObjectIdentifier(exchange)) }
+        _ = shard(of: exchange).registry.withLock { $0.live.removeValue(forKey: ObjectIdentifier(exchange)) }
     }
 
     var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }

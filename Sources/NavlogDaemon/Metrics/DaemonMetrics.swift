@@ -25,9 +25,33 @@ public final class DaemonMetrics: Sendable {
         var sessionsCreated: UInt64 = 0
         var sessionsEnded: [String: UInt64] = [:]
         var reloads: [String: UInt64] = [:]
+
+        /// Adds the request counters of `other` (a shard) to these.
+        mutating func addRequests(of other: Counters) {
+            requests.merge(other.requests, uniquingKeysWith: +)
+            for index in latencyBuckets.indices { latencyBuckets[index] += other.latencyBuckets[index] }
+            latencyCount += other.latencyCount
+            latencySum += other.latencySum
+        }
+    }
+
+    /// One lock's worth of counters; requests are counted in the shard of the thread that
+    /// answered them, so the server's threads do not all queue for one lock per request.
+    private final class Shard: Sendable {
+        let counters = Mutex(Counters())
     }
 
     private let counters = Mutex(Counters())
+    private let requestShards = (0..<DaemonMetrics.shardCount).map { _ in Shard() }
+    static let shardCount = 8
+
+    /// The calling thread's shard.
+    private var currentShard: Shard {
+        // pthread_self is the thread's control block address: drop the low bits it shares
+        // with every other and mix the rest.
+        let bits = UInt64(pthread_self())
+        return requestShards[Int(((bits >> 12) &* 0x9E37_79B9_7F4A_7C15) >> 61) % Self.shardCount]
+    }
     /// The OTLP push's counters, when it is enabled.
     public let otlpPush: OTLPPushMetrics?
 
@@ -41,7 +65,7 @@ public final class DaemonMetrics: Sendable {
     public func recordRequest(method: String, route: String, status: Int, nanoseconds: UInt64) {
         let seconds = Double(nanoseconds) / 1e9
         let bucket = Self.latencyBounds.firstIndex { seconds <= $0 }
-        counters.withLock { counters in
+        currentShard.counters.withLock { counters in
             counters.requests[RequestKey(method: method, route: route, status: status), default: 0] += 1
             if let bucket { counters.latencyBuckets[bucket] += 1 }
             counters.latencyCount += 1
@@ -73,7 +97,8 @@ public final class DaemonMetrics: Sendable {
 
     /// The metrics in Prometheus text exposition format 0.0.4.
     public func render(_ snapshot: Snapshot) -> String {
-        let counters = self.counters.withLock { $0 }
+        var counters = self.counters.withLock { $0 }
+        for shard in requestShards { counters.addRequests(of: shard.counters.withLock { $0 }) }
         var text = ""
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             text += "# HELP navlog_\(name) \(help)\n# TYPE navlog_\(name) \(type)\n"
