@@ -27,8 +27,8 @@ let usage = """
       --sink-events N     record() calls timed one by one (default 200000)
       --report-events N   events for the report part; 0 skips it (default 10000000)
       --clients N         keep-alive loopback clients for the daemon part (default 8)
-      --daemon-seconds S  how long the daemon and the ceiling are each loaded, in 3 alternating turns
-                          (default 3, at least 0.5)
+      --daemon-seconds S  how long the daemon and the ceiling are each loaded, in 10 alternating turns
+                          (default 3, at least 1)
       --idle-sessions N   sessions created to measure memory per idle session (default 2000)
       --keep DIR          work in DIR and leave the journals and rows there; DIR must be new,
                           empty or a directory an earlier --keep made
@@ -61,7 +61,7 @@ while let argument = arguments.popFirst() {
     case "--sink-events": sinkEventCount = count(argument, minimum: 1)
     case "--report-events": reportEventCount = count(argument, minimum: 0)
     case "--clients": clientCount = count(argument, minimum: 1)
-    case "--daemon-seconds": daemonSeconds = value(of: argument, { Double($0).flatMap { $0 >= 0.5 ? $0 : nil } }, "a number of seconds of at least 0.5")
+    case "--daemon-seconds": daemonSeconds = value(of: argument, { Double($0).flatMap { $0 >= 1 ? $0 : nil } }, "a number of seconds of at least 1")
     case "--idle-sessions": idleSessionCount = count(argument, minimum: 1)
     case "--keep": keptDirectory = value(of: argument, { $0.isEmpty ? nil : $0 }, "a directory")
     case "-h", "--help":
