@@ -29,7 +29,7 @@ extension JournalDirectory {
     }
 
     /// Creates the key file `path` holding `key` (mode 0600, synced); false when a file is
-    /// already there.
+    /// already there. `operation` names what failed when the file cannot be made.
     private static func create(_ key: [UInt8], at path: String, operation: String) throws -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor < 0 {
@@ -41,7 +41,7 @@ extension JournalDirectory {
         guard write(descriptor, text, text.count) == text.count, fsync(descriptor) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(path)
-            throw JournalError.fileSystem(path: path, operation: operation, reason: reason)
+            throw JournalError.fileSystem(path: path, operation: "writing the privacy key", reason: reason)
         }
         return true
     }

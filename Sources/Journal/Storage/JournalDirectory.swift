@@ -59,10 +59,10 @@ enum JournalDirectory {
 
     // MARK: - Locking
 
-    /// Takes the directory's writer lock (`flock` on `.navlog.lock`); returns the descriptor to keep open.
     /// The lock file of `directory`.
     static func lockPath(_ directory: String) -> String { directory + "/.navlog.lock" }
 
+    /// Takes the directory's writer lock (`flock` on `.navlog.lock`); returns the descriptor to keep open.
     static func lock(_ directory: String) throws -> Int32 {
         let lockPath = lockPath(directory)
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)

@@ -4,8 +4,6 @@ import Navigation
 // MARK: - Files, rotation and retention
 
 extension JournalWriter {
-    /// Creates the next file, named after the first seq it will hold (everything before is
-    /// committed); removes a half-created file on failure.
     /// After the current file was found removed: makes the directory again if it is gone,
     /// and puts back what went with it, so the directory stays this writer's and its
     /// pseudonyms stay stable across restarts. The lock moves to a new lock file when the old
@@ -25,6 +23,8 @@ extension JournalWriter {
         }
     }
 
+    /// Creates the next file, named after the first seq it will hold (everything before is
+    /// committed); removes a half-created file on failure.
     func openNewFile() throws {
         try JournalDirectory.create(configuration.directory)
         let now = configuration.clock.now()
