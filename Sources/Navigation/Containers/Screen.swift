@@ -39,6 +39,8 @@ public final class Screen: Presentable {
     public let boundIDs: [String]
     /// Whether the screen is currently in the window.
     public internal(set) var isShown = false
+    /// Its first display: whether it appeared, and its `screen.ready` (Screen+Readiness.swift).
+    var readiness = ScreenReadinessState()
 
     /// Creates a screen named after `name` (`Detail` gives `Detail#1`) hosting `view`.
     public init(name: String, view: any ScreenView, owner: (any ScreenOwner)?, context: NavigationContext) {

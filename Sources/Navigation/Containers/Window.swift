@@ -156,7 +156,7 @@ public final class Window {
         let current = visibleScreen
         guard current !== lastVisible else { return }
         lastVisible = current
-        current?.view.didAppear()
+        current?.didAppear()
     }
 
     // MARK: - State

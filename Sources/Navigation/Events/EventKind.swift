@@ -93,6 +93,13 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
     /// Written by a journal writer when it had to drop events; the payload says how many and why.
     public static var journalDropped: EventKind { EventKind(known: "journal.dropped", code: 18) }
 
+    // MARK: - Screen content
+
+    /// A screen's content is fully displayed for the first time (loaded, empty or failed), as
+    /// Sentry's time to full display marks it: `payload.outcome`. Screens with no
+    /// asynchronous work are ready when they first appear.
+    public static var screenReady: EventKind { EventKind(known: "screen.ready", code: 19) }
+
     /// Every kind this version defines, in a stable order.
     public static let allKnown: [EventKind] = [
         .sessionStart, .sessionEnd,
@@ -101,6 +108,7 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
         .presenterInit, .presenterDeinit, .viewModelChange,
         .action, .deepLink, .error,
         .journalDropped,
+        .screenReady,
     ]
 
     private static let knownByName: [String: EventKind] = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })

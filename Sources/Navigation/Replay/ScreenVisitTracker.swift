@@ -10,9 +10,35 @@ public struct ScreenVisit: Sendable, Equatable {
     public var end: UInt64?
     /// The user intent whose navigation opened the visit, when later steps may coalesce.
     public var intent: UInt64?
+    /// Whether this is the first visit of its screen instance: the one a load is timed on.
+    public var isFirstShowing = false
+    /// Monotonic nanoseconds of the screen's `screen.ready`, when it came during this visit.
+    public var readyTime: UInt64?
+    /// The `outcome` of that `screen.ready` (`loaded`, `empty` or `failed`).
+    public var readyOutcome: String?
+    /// Whether the visit was still open when the session ended (or its events ran out): it
+    /// was cut off, not ended by the user, so its duration is not a dwell time.
+    public var isCensored = false
 
     /// The screen type, such as `Detail`.
     public var screenType: String { InstanceID.typeName(of: screen) }
+
+    /// How the screen's first display went, for a first visit (nil for the others).
+    public var load: ScreenLoad? {
+        guard isFirstShowing else { return nil }
+        if let readyTime { return .ready(nanoseconds: readyTime >= start ? readyTime - start : 0, outcome: readyOutcome ?? "loaded") }
+        return isCensored ? .censored : .abandoned
+    }
+}
+
+/// How a screen's first display went, from the start of its first visit (docs/REPORT.md).
+public enum ScreenLoad: Sendable, Equatable {
+    /// `screen.ready` came during the visit, `nanoseconds` after it started.
+    case ready(nanoseconds: UInt64, outcome: String)
+    /// The visit ended before the screen was ready: the user left while it loaded.
+    case abandoned
+    /// The session ended (or its events ran out) while it loaded: left out of load figures.
+    case censored
 }
 
 /// Follows one session's events and lists the visits of the screen the user sees, with the
@@ -22,7 +48,10 @@ public struct ScreenVisit: Sendable, Equatable {
 ///   through the chain of causes) are one transition: a deep link that selects a tab and pushes
 ///   a screen shows the user one change, not two. Events caused by `session.start` belong to
 ///   no intent and never coalesce.
-/// - The last visit lasts until `session.end`, or the last event when there is none.
+/// - The last visit lasts until `session.end`, or the last event when there is none; it is
+///   censored (``ScreenVisit/isCensored``): cut off, not ended by the user.
+/// - A screen instance's first visit times its load: from the visit's start to the screen's
+///   `screen.ready`, abandoned when the visit ends first (``ScreenVisit/load``).
 public struct ScreenVisitTracker: Sendable {
     /// A change of the visible screen, as ``consume(_:)`` reports it.
     public struct Change: Equatable, Sendable {
@@ -37,6 +66,11 @@ public struct ScreenVisitTracker: Sendable {
     private var intents = SequenceMap()
     private var lastMonotonic: UInt64 = 0
     public private(set) var isComplete = false
+    /// Whether the session recorded any `screen.ready`: journals of runtimes that did not
+    /// know the kind have none, and then no load can be told abandoned.
+    public private(set) var recordsReadiness = false
+    /// The screen instances shown so far, to tell first visits.
+    private var shownScreens: Set<String> = []
 
     public init() {}
 
@@ -53,8 +87,10 @@ public struct ScreenVisitTracker: Sendable {
         case .sessionStart:
             rootCause = event.sessionSeq
         case .sessionEnd:
-            closeVisit(at: event.monotonicNanoseconds)
+            closeVisit(at: event.monotonicNanoseconds, isCensored: true)
             isComplete = true
+        case .screenReady:
+            noteReady(event)
         case _ where event.kind.isNavigation:
             return navigate(event, intent: intent)
         default:
@@ -65,8 +101,25 @@ public struct ScreenVisitTracker: Sendable {
 
     /// Closes the open visit at the last event seen and returns every visit.
     public mutating func finish() -> [ScreenVisit] {
-        closeVisit(at: lastMonotonic)
+        closeVisit(at: lastMonotonic, isCensored: true)
         return visits
+    }
+
+    /// Notes the time of a `screen.ready` for the visible screen's first visit.
+    private mutating func noteReady(_ event: Event) {
+        recordsReadiness = true
+        guard let screen = event.screen, let last = visits.last, last.end == nil, last.screen == screen,
+            last.isFirstShowing, last.readyTime == nil
+        else { return }
+        visits[visits.count - 1].readyTime = event.monotonicNanoseconds
+        visits[visits.count - 1].readyOutcome = event.payload["outcome"]?.stringValue ?? "loaded"
+    }
+
+    /// A new visit of `screen` starting at `start`.
+    private mutating func makeVisit(_ screen: String, wall: Int64, start: UInt64, intent: UInt64?) -> ScreenVisit {
+        var visit = ScreenVisit(screen: screen, startWallNanoseconds: wall, start: start, intent: intent)
+        visit.isFirstShowing = shownScreens.insert(screen).inserted
+        return visit
     }
 
     /// Returns the user intent behind `event`: itself for an `action` or `deeplink`, else the
@@ -97,20 +150,21 @@ public struct ScreenVisitTracker: Sendable {
             if let previous = visits.last, previous.screen == visible, previous.end == last.start {
                 visits[visits.count - 1].end = nil
             } else if let visible {
-                visits.append(ScreenVisit(screen: visible, startWallNanoseconds: last.startWallNanoseconds, start: last.start, intent: intent))
+                visits.append(makeVisit(visible, wall: last.startWallNanoseconds, start: last.start, intent: intent))
             }
             return Change(from: open, to: visible)
         }
         closeVisit(at: event.monotonicNanoseconds)
         if let visible {
-            visits.append(ScreenVisit(screen: visible, startWallNanoseconds: event.wallNanoseconds, start: event.monotonicNanoseconds, intent: intent))
+            visits.append(makeVisit(visible, wall: event.wallNanoseconds, start: event.monotonicNanoseconds, intent: intent))
         }
         return Change(from: open, to: visible)
     }
 
-    private mutating func closeVisit(at time: UInt64) {
+    private mutating func closeVisit(at time: UInt64, isCensored: Bool = false) {
         guard let last = visits.last, last.end == nil else { return }
         visits[visits.count - 1].end = max(time, last.start)
+        visits[visits.count - 1].isCensored = isCensored
     }
 }
 

@@ -32,12 +32,19 @@ public protocol ScreenView: AnyObject {
     /// Called each time the view's screen becomes the one the user sees (`viewDidAppear`,
     /// SwiftUI `onAppear`), after the event that brought it on top.
     func didAppear()
+
+    /// Whether the view's content arrives asynchronously, so that its presenter or interactor
+    /// says when it is fully displayed (``Screen/reportReady(_:)``). When `false` (the
+    /// default), the screen is ready as soon as it first appears and the runtime records
+    /// `screen.ready` itself.
+    var reportsReadiness: Bool { get }
 }
 
 extension ScreenView {
     public var boundObjects: [any ScreenBound] { [] }
     public func didAttach(to screen: Screen) {}
     public func didAppear() {}
+    public var reportsReadiness: Bool { false }
 }
 
 // MARK: - Performing actions

@@ -90,11 +90,23 @@ public final class SessionCore {
             }
             try context.openDeepLink(url, with: handler)
         case .wait(let nanoseconds):
-            if timeMode == .virtual {
-                clock.skip(nanoseconds)
-                context.scheduler.advance(by: nanoseconds)
-            }
+            if timeMode == .virtual { skipAhead(by: nanoseconds) }
         }
+    }
+
+    /// Moves virtual time ahead by `nanoseconds`, stopping at each piece of work that falls
+    /// due so that what it records is stamped when it ran (a load that takes 300 ms finishes
+    /// 300 ms after it started, however long the wait).
+    private func skipAhead(by nanoseconds: UInt64) {
+        let scheduler = context.scheduler
+        let target = scheduler.now &+ nanoseconds
+        while let due = scheduler.nextDueTime, due <= target {
+            let step = due > scheduler.now ? due - scheduler.now : 0
+            clock.skip(step)
+            scheduler.advance(by: step)
+        }
+        clock.skip(target - scheduler.now)
+        scheduler.advance(by: target - scheduler.now)
     }
 
     /// Runs every piece of pending asynchronous work, skipping ahead to each one (virtual time
