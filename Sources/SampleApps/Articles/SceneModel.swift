@@ -103,6 +103,9 @@ final class SceneView: ScreenView {
 
     var boundObjects: [any ScreenBound] { bound }
 
+    /// The feed loads after the screen appears: the presenter reports when it is shown.
+    var reportsReadiness: Bool { true }
+
     /// The seed's `.onAppear { output.loadArticles() }`: the feed loads when the screen first
     /// comes on top; coming back from a detail keeps what was loaded.
     func didAppear() {

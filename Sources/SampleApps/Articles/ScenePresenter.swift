@@ -111,11 +111,13 @@ extension ScenePresenter: SceneInteractorOutput {
         }
         model?.setArticles(articles: rows)
         model?.setArticlesState(state: rows.isEmpty ? .empty : .loaded)
+        reportScreenReady(rows.isEmpty ? .empty : .loaded)
     }
 
     func articlesFailed(error: FeedError) {
         model?.setErrorMessage(error.message)
         model?.setArticlesState(state: .failed)
+        reportScreenReady(.failed)
     }
 }
 

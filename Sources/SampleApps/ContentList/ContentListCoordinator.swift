@@ -12,11 +12,16 @@ extension SampleApps {
             .choice("category", GuideCategory.allCases.map(\.rawValue), default: GuideCategory.all.rawValue,
                     summary: "The category the list opens filtered to"),
             .string("query", default: "", summary: "The search text the list opens with"),
+            .integer("latency_ms", in: 0...60_000, default: 0,
+                     summary: "How long downloading the guides takes, in milliseconds; 0 lists the bundled ones at once"),
         ]
     ) { context, parameters in
         ContentListCoordinator(
             context: context,
-            catalog: GuideCatalog(notes: GuideNotes(), guides: parameters.string("dataset") == "empty" ? [] : Guide.bundled),
+            catalog: GuideCatalog(
+                notes: GuideNotes(), guides: parameters.string("dataset") == "empty" ? [] : Guide.bundled,
+                latency: parameters.nanoseconds(fromMilliseconds: "latency_ms")
+            ),
             category: GuideCategory(rawValue: parameters.string("category")) ?? .all,
             query: parameters.string("query")
         )
@@ -81,6 +86,9 @@ final class GuideNotes {
 struct GuideCatalog {
     let notes: GuideNotes
     let guides: [Guide]
+    /// How long downloading the guides takes, in nanoseconds of the session's scheduler; 0
+    /// when they are bundled and listed at once.
+    var latency: UInt64 = 0
 
     func guide(withID id: String) -> Guide? { guides.first { $0.id == id } }
 

@@ -8,7 +8,7 @@ import Navigation
 enum ContentListBuilder {
     static func make(context: NavigationContext, stack: NavigationStack, catalog: GuideCatalog, category: GuideCategory, query: String) -> Screen {
         let router = ContentListRouter(context: context, stack: stack, catalog: catalog)
-        let interactor = ContentListInteractor(catalog: catalog)
+        let interactor = ContentListInteractor(context: context, catalog: catalog)
         let presenter = ContentListPresenter(context: context, interactor: interactor, router: router, category: category, query: query)
         return Screen(name: "ContentList", view: ContentListViewController(presenter: presenter), owner: router, context: context)
     }
@@ -16,12 +16,29 @@ enum ContentListBuilder {
 
 // MARK: - Interactor
 
-/// Searches the bundled guides.
+/// Downloads the guides, then searches them.
 final class ContentListInteractor: Interactor {
+    private let context: NavigationContext
     private let catalog: GuideCatalog
+    /// Whether the guides are here to search; bundled guides always are.
+    private(set) var isLoaded: Bool
 
-    init(catalog: GuideCatalog) {
+    init(context: NavigationContext, catalog: GuideCatalog) {
+        self.context = context
         self.catalog = catalog
+        self.isLoaded = catalog.latency == 0
+    }
+
+    /// Whether the guides arrive asynchronously, after the screen shows.
+    var loadsAsynchronously: Bool { catalog.latency > 0 }
+
+    /// Downloads the guides on the session's scheduler and calls `completion` once they are here.
+    func loadGuides(completion: @escaping () -> Void) {
+        guard !isLoaded else { return }
+        context.schedule(after: catalog.latency) { [weak self] in
+            self?.isLoaded = true
+            completion()
+        }
     }
 
     var isCatalogEmpty: Bool { catalog.guides.isEmpty }
@@ -62,7 +79,17 @@ final class ContentListPresenter: ViewModelPresenter<ContentListViewModel> {
         self.interactor = interactor
         self.router = router
         super.init(context: context, viewModel: Self.makeViewModel(interactor, query: query, category: category))
+        interactor.loadGuides { [weak self] in self?.guidesDidLoad() }
     }
+
+    /// Lists the downloaded guides and reports the screen ready.
+    private func guidesDidLoad() {
+        publish(Self.makeViewModel(interactor, query: viewModel.query, category: viewModel.category))
+        reportScreenReady(viewModel.guides.isEmpty ? .empty : .loaded)
+    }
+
+    /// Whether the list's guides arrive after the screen shows.
+    var loadsAsynchronously: Bool { interactor.loadsAsynchronously }
 
     /// Calls `observer` after every change of the view model.
     func observe(_ observer: @escaping (ContentListViewModel) -> Void) {
@@ -97,6 +124,9 @@ final class ContentListPresenter: ViewModelPresenter<ContentListViewModel> {
 
     private static func makeViewModel(_ interactor: ContentListInteractor, query: String, category: GuideCategory) -> ContentListViewModel {
         let guides = interactor.guides(matching: query, in: category)
+        guard interactor.isLoaded else {
+            return ContentListViewModel(query: query, category: category, guides: [], emptyMessage: "Loading guides…")
+        }
         var message: String?
         if interactor.isCatalogEmpty {
             message = "No guides yet. The first ones arrive with the next update."

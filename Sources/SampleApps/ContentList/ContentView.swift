@@ -91,6 +91,9 @@ final class ContentListViewController: ScreenView, ContentViewDelegate {
 
     var boundObjects: [any ScreenBound] { [presenter, contentView.dataSource] }
 
+    /// Downloaded guides arrive after the screen shows: the presenter reports when.
+    var reportsReadiness: Bool { presenter.loadsAsynchronously }
+
     func render() -> Element { contentView.body }
 
     func handle(_ action: UserAction) throws { try contentView.send(action) }
