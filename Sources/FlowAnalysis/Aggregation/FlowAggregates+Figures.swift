@@ -28,8 +28,25 @@ extension FlowAggregates {
     }
 
     var dwellFigures: [FlowReport.DwellFigure] {
-        dwell.map { FlowReport.DwellFigure(screen: $0.key, summary: $0.value.summary, histogram: HistogramBin.bins(forNanoseconds: $0.value.sample)) }
-            .sorted { ($1.summary.count, $0.screen) < ($0.summary.count, $1.screen) }
+        Set(dwell.keys).union(censoredVisits.keys).map { screen in
+            let reservoir = dwell[screen] ?? DurationReservoir(limit: options.dwellSampleLimit)
+            return FlowReport.DwellFigure(
+                screen: screen, summary: reservoir.summary, histogram: HistogramBin.bins(forNanoseconds: reservoir.sample),
+                censored: censoredVisits[screen] ?? 0
+            )
+        }
+        .sorted { ($1.summary.count, $1.censored, $0.screen) < ($0.summary.count, $0.censored, $1.screen) }
+    }
+
+    var loadFigures: [FlowReport.LoadFigure] {
+        loads.map { screen, tally in
+            FlowReport.LoadFigure(
+                screen: screen, summary: tally.durations.summary, histogram: HistogramBin.bins(forNanoseconds: tally.durations.sample),
+                loaded: tally.outcomes["loaded"] ?? 0, empty: tally.outcomes["empty"] ?? 0, failed: tally.outcomes["failed"] ?? 0,
+                abandoned: tally.abandoned, censored: tally.censored
+            )
+        }
+        .sorted { ($1.summary.count + $1.abandoned, $0.screen) < ($0.summary.count + $0.abandoned, $1.screen) }
     }
 
     // MARK: - Paths, funnels, loops, dead ends

@@ -24,6 +24,35 @@ struct FlowAggregates {
         }
     }
 
+    /// The first displays of one screen type: timed loads by outcome, abandoned and censored.
+    struct LoadTally {
+        var durations: DurationReservoir
+        var outcomes: [String: Int] = [:]
+        var abandoned = 0
+        var censored = 0
+
+        /// Loads that finished (any outcome).
+        var completed: Int { durations.count }
+    }
+
+    /// Sums over sessions of one count (x per session) and its product with another (n), for
+    /// tests that take sessions, not events, as the unit: Σx, Σx², Σx·n and how many
+    /// sessions had x > 0.
+    struct SessionMoments {
+        var sessions = 0
+        var sum = 0
+        var squares = 0
+        var crossProducts = 0
+
+        mutating func add(_ count: Int, against other: Int) {
+            guard count > 0 else { return }
+            sessions += 1
+            sum += count
+            squares += count * count
+            crossProducts += count * other
+        }
+    }
+
     struct FunnelTally {
         var reached: [Int]
         var wentInstead: [[String: Int]]
@@ -46,6 +75,12 @@ struct FlowAggregates {
     var exits: [String: Int] = [:]
     var transitions: [Pair: Int] = [:]
     var dwell: [String: DurationReservoir] = [:]
+    /// Visits left out of dwell because the session's end cut them off.
+    var censoredVisits: [String: Int] = [:]
+    var loads: [String: LoadTally] = [:]
+    /// Per transition and per screen's departures, sums over sessions (see ``SessionMoments``).
+    var transitionMoments: [Pair: SessionMoments] = [:]
+    var departureMoments: [String: SessionMoments] = [:]
     var sessionPaths: [[String]: Int] = [:]
     var stepFlows: [StepKey: Int] = [:]
     var subpaths: [[String]: Tally] = [:]
@@ -70,6 +105,8 @@ struct FlowAggregates {
     var doublePushes: [String: (count: Int, sessions: Int, minimum: UInt64)] = [:]
     var pingPongs: [[String]: (sessions: Int, maximum: Int)] = [:]
     var changesAfterDismiss: [String: Int] = [:]
+    /// Sessions with a view-model change after dismiss, per screen type.
+    var changesAfterDismissSessions: [String: Int] = [:]
 
     /// A transition at one step of the session path.
     struct StepKey: Hashable {
@@ -121,11 +158,17 @@ struct FlowAggregates {
         for type in Set(path) { visits[type, default: Tally()].sessions += 1 }
         for visit in record.visits {
             visits[visit.type, default: Tally()].total += 1
-            if let duration = visit.duration {
+            if visit.isCensored {
+                censoredVisits[visit.type, default: 0] += 1
+            } else if let duration = visit.duration {
                 dwell[visit.type, default: DurationReservoir(limit: options.dwellSampleLimit)].add(duration)
             }
+            if record.recordsReadiness, let load = visit.load { addLoad(load, of: visit.type) }
         }
-        for (from, to) in zip(path, path.dropFirst()) { transitions[Pair(first: from, second: to), default: 0] += 1 }
+        var sessionTransitions: [Pair: Int] = [:]
+        for (from, to) in zip(path, path.dropFirst()) { sessionTransitions[Pair(first: from, second: to), default: 0] += 1 }
+        for (pair, count) in sessionTransitions { transitions[pair, default: 0] += count }
+        if !isCoreOnly { addMoments(sessionTransitions) }
         guard let first = path.first, let last = path.last else { return }
         entries[first, default: 0] += 1
         exits[last, default: 0] += 1
@@ -135,6 +178,30 @@ struct FlowAggregates {
             deadEnds[last, default: 0] += 1
             if deadEndExamples[last, default: []].count < options.topCount { deadEndExamples[last, default: []].append(record.session) }
         }
+    }
+
+    private mutating func addLoad(_ load: ScreenLoad, of type: String) {
+        var tally = loads[type] ?? LoadTally(durations: DurationReservoir(limit: options.dwellSampleLimit))
+        switch load {
+        case .ready(let nanoseconds, let outcome):
+            tally.durations.add(nanoseconds)
+            tally.outcomes[outcome, default: 0] += 1
+        case .abandoned:
+            tally.abandoned += 1
+        case .censored:
+            tally.censored += 1
+        }
+        loads[type] = tally
+    }
+
+    /// Adds one session's transition counts to the sums over sessions.
+    private mutating func addMoments(_ sessionTransitions: [Pair: Int]) {
+        var departures: [String: Int] = [:]
+        for (pair, count) in sessionTransitions { departures[pair.first, default: 0] += count }
+        for (pair, count) in sessionTransitions {
+            transitionMoments[pair, default: SessionMoments()].add(count, against: departures[pair.first]!)
+        }
+        for (screen, count) in departures { departureMoments[screen, default: SessionMoments()].add(count, against: count) }
     }
 
     private mutating func addPaths(_ path: [String]) {
@@ -206,13 +273,16 @@ struct FlowAggregates {
     private mutating func addLeaks(_ leaks: [LeakDetector.Leak]) {
         leakCount += leaks.count
         var seen: Set<Pair> = []
+        var seenScreens: Set<String> = []
         for leak in leaks {
             let key = Pair(first: leak.kind.rawValue, second: InstanceID.typeName(of: leak.subject))
             leakGroups[key, default: Tally()].total += 1
             if seen.insert(key).inserted { leakGroups[key, default: Tally()].sessions += 1 }
             if leakExamples.count < options.topCount { leakExamples.append(leak) }
             if leak.kind == .changeAfterDismiss, let screen = leak.screen {
-                changesAfterDismiss[InstanceID.typeName(of: screen), default: 0] += 1
+                let type = InstanceID.typeName(of: screen)
+                changesAfterDismiss[type, default: 0] += 1
+                if seenScreens.insert(type).inserted { changesAfterDismissSessions[type, default: 0] += 1 }
             }
         }
     }

@@ -113,6 +113,7 @@ public struct ReportBuilder {
             paths: total.pathFigures,
             funnels: total.funnelFigures,
             dwell: total.dwellFigures,
+            load: total.loadFigures,
             loops: total.loopFigures,
             deadEnds: total.deadEndFigures,
             lifecycles: total.lifecycleFigures,
@@ -130,9 +131,13 @@ public struct ReportBuilder {
 
     /// The kept dwell samples per screen type and time-to-convert samples per funnel (in
     /// option order), for the statistical comparison of `navlog diff`; read after ``finish()``.
-    var durationSamples: (dwell: [String: DurationReservoir], timeToConvert: [DurationReservoir]) {
-        (total.dwell, total.funnels.map(\.timeToConvert))
+    var durationSamples: (dwell: [String: DurationReservoir], timeToConvert: [DurationReservoir], load: [String: FlowAggregates.LoadTally]) {
+        (total.dwell, total.funnels.map(\.timeToConvert), total.loads)
     }
+
+    /// The aggregates of every included session, for `navlog diff`'s session-level tests;
+    /// read after ``finish()``.
+    var totals: FlowAggregates { total }
 
     // MARK: - Sessions
 

@@ -9,6 +9,9 @@ public struct DiffSettings: Sendable, Equatable {
     public var alpha: Double = 0.05
     /// A significant change counts only when its relative size exceeds this (0.05 is 5%).
     public var noiseThreshold: Double = 0.05
+    /// A change of a duration's median smaller than this many milliseconds is within noise,
+    /// however significant: timer and scheduling jitter of a millisecond is not a regression.
+    public var noiseFloorMilliseconds: Double = 1
     /// Below this many samples on either side a metric is reported as too few samples.
     public var minimumSamples: Int = 5
     /// The most values of each metric a side keeps (a seeded reservoir beyond that).
@@ -36,6 +39,7 @@ public enum MetricFamily: String, Sendable, Codable, CaseIterable, Comparable {
     case exact
     case structural
     case dwell
+    case load
     case timeToConvert = "time_to_convert"
     case eventsPerSession = "events_per_session"
     case funnelConversion = "funnel_conversion"
@@ -70,6 +74,7 @@ extension DiffSettings {
             case "description": _ = try Self.string(value, key)
             case "alpha": alpha = try Self.number(value, key, in: 0.000_001...0.5)
             case "noise_threshold": noiseThreshold = try Self.number(value, key, in: 0...10)
+            case "noise_floor_ms": noiseFloorMilliseconds = try Self.number(value, key, in: 0...3_600_000)
             case "min_samples": minimumSamples = try Self.integer(value, key, in: 2...1_000_000)
             case "sample_limit": sampleLimit = try Self.integer(value, key, in: 16...10_000_000)
             case "context_lines": contextLines = try Self.integer(value, key, in: 0...100)

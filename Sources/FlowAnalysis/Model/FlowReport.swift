@@ -11,6 +11,7 @@ public struct FlowReport: Sendable, Equatable {
     public var paths: PathFigures
     public var funnels: [FunnelFigure]
     public var dwell: [DwellFigure]
+    public var load: [LoadFigure]
     public var loops: LoopFigures
     public var deadEnds: [DeadEndFigure]
     public var lifecycles: LifecycleFigures
@@ -64,6 +65,35 @@ public struct FlowReport: Sendable, Equatable {
         public var summary: DurationSummary
         /// The distribution of the kept samples, for charts.
         public var histogram: [HistogramBin]
+        /// Visits left out because the session's end cut them off (each session's last).
+        public var censored: Int
+    }
+
+    /// How long one screen type takes to show its content the first time (time to full
+    /// display): from the start of a screen instance's first visit to its `screen.ready`.
+    public struct LoadFigure: Sendable, Equatable {
+        public var screen: String
+        /// The loads that finished during the first visit, whatever their outcome.
+        public var summary: DurationSummary
+        public var histogram: [HistogramBin]
+        /// Finished loads by outcome.
+        public var loaded: Int
+        public var empty: Int
+        public var failed: Int
+        /// First visits that ended before the screen was ready.
+        public var abandoned: Int
+        /// First visits still loading when the session ended: left out.
+        public var censored: Int
+
+        /// Abandoned over finished and abandoned loads.
+        public var abandonedShare: Double {
+            summary.count + abandoned == 0 ? 0 : ((Double(abandoned) / Double(summary.count + abandoned)) * 10_000).rounded() / 10_000
+        }
+
+        /// Failed over finished loads.
+        public var failedShare: Double {
+            summary.count == 0 ? 0 : ((Double(failed) / Double(summary.count)) * 10_000).rounded() / 10_000
+        }
     }
 }
 

@@ -34,6 +34,19 @@ extension FlowReport {
             ],
             "funnels": .array(funnels.map(FlowReport.json)),
             "dwell": FlowReport.json(dwell),
+            "load": .array(load.map { figure in
+                var object = FlowReport.json(figure.summary).objectValue ?? [:]
+                object["screen"] = .string(figure.screen)
+                object["histogram"] = FlowReport.json(figure.histogram)
+                object["loaded"] = int(figure.loaded)
+                object["empty"] = int(figure.empty)
+                object["failed"] = int(figure.failed)
+                object["abandoned"] = int(figure.abandoned)
+                object["censored"] = int(figure.censored)
+                object["abandoned_share"] = .double(figure.abandonedShare)
+                object["failed_share"] = .double(figure.failedShare)
+                return .object(object)
+            }),
             "loops": [
                 "cycles": .array(loops.cycles.map { ["screens": strings($0.screens), "sessions": int($0.sessions), "total": int($0.total)] }),
                 "repeats": .array(loops.repeats.map { ["screen": .string($0.screen), "sessions": int($0.sessions), "extra_visits": int($0.extraVisits)] }),
@@ -84,9 +97,14 @@ extension FlowReport {
         .array(dwell.map { figure in
             var object = json(figure.summary).objectValue ?? [:]
             object["screen"] = .string(figure.screen)
-            object["histogram"] = .array(figure.histogram.map { ["low_ms": .double($0.lowMilliseconds), "high_ms": .double($0.highMilliseconds), "count": int($0.count)] })
+            object["histogram"] = json(figure.histogram)
+            object["censored"] = int(figure.censored)
             return .object(object)
         })
+    }
+
+    static func json(_ histogram: [HistogramBin]) -> JSONValue {
+        .array(histogram.map { ["low_ms": .double($0.lowMilliseconds), "high_ms": .double($0.highMilliseconds), "count": int($0.count)] })
     }
 
     static func json(_ summary: DurationSummary) -> JSONValue {

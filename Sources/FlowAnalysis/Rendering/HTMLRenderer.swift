@@ -24,6 +24,11 @@ public enum HTMLRenderer {
         body += "<h2>Dwell time</h2>\n<div class=\"charts\">\n"
         body += report.dwell.prefix(histogramLimit).map(SVGCharts.histogram).joined(separator: "\n")
         body += "\n</div>\n"
+        if !report.load.isEmpty {
+            body += "<h2>Load time</h2>\n<p class=\"note\">From a screen's first appearance until its content is fully displayed (screen.ready).</p>\n<div class=\"charts\">\n"
+            body += report.load.prefix(histogramLimit).map(SVGCharts.histogram).joined(separator: "\n")
+            body += "\n</div>\n"
+        }
         for section in ReportSection.sections(of: report).dropFirst() {
             body += "<h2>\(escape(section.title))</h2>\n"
             for line in section.lines { body += "<p>\(escape(line))</p>\n" }

@@ -52,10 +52,20 @@ struct ReportSection {
             part.footer.append("time to convert: \(durationLine(funnel.timeToConvert))")
             sections.append(part)
         }
-        sections.append(section("Dwell time (ms)", ["screen", "n", "median", "95% CI", "p90"], report.dwell.map { figure in
+        var dwell = section("Dwell time (ms)", ["screen", "n", "median", "95% CI", "p90", "censored"], report.dwell.map { figure in
             let summary = figure.summary
-            return [figure.screen, "\(summary.count)", milliseconds(summary.medianMilliseconds), interval(summary), milliseconds(summary.p90Milliseconds)]
-        }))
+            return [figure.screen, "\(summary.count)", milliseconds(summary.medianMilliseconds), interval(summary), milliseconds(summary.p90Milliseconds), "\(figure.censored)"]
+        })
+        if !report.dwell.isEmpty { dwell.footer = ["Censored: each session's last visit, cut off by its end, is left out."] }
+        sections.append(dwell)
+        var loads = section("Load time (ms)", ["screen", "n", "median", "95% CI", "p90", "abandoned", "failed", "empty"], report.load.map { figure in
+            let summary = figure.summary
+            return [figure.screen, "\(summary.count)", milliseconds(summary.medianMilliseconds), interval(summary), milliseconds(summary.p90Milliseconds),
+                    "\(figure.abandoned) (\(percent(figure.abandonedShare)))", "\(figure.failed) (\(percent(figure.failedShare)))", "\(figure.empty)"]
+        })
+        loads.footer = ["From a screen's first appearance to its screen.ready; abandoned: left before it was ready."]
+        if report.load.isEmpty { loads.footer = [] }
+        sections.append(loads)
         sections.append(section("Loops", ["round trip", "sessions", "total"], report.loops.cycles.map { [arrow($0.screens), "\($0.sessions)", "\($0.total)"] }))
         sections.append(section("Repeated screens", ["screen", "sessions", "extra visits"], report.loops.repeats.map { [$0.screen, "\($0.sessions)", "\($0.extraVisits)"] }))
         sections.append(section("Dead ends", ["screen", "sessions", "examples"], report.deadEnds.map { [$0.screen, "\($0.sessions)", $0.examples.joined(separator: " ")] }))

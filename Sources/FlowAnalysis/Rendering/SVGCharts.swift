@@ -29,16 +29,24 @@ enum SVGCharts {
 
     /// Returns the histogram of one screen's dwell times, with the median marked.
     static func histogram(_ figure: FlowReport.DwellFigure) -> String {
+        histogram(screen: figure.screen, summary: figure.summary, bins: figure.histogram, measure: "Dwell time")
+    }
+
+    /// Returns the histogram of one screen's load times, with the median marked.
+    static func histogram(_ figure: FlowReport.LoadFigure) -> String {
+        histogram(screen: figure.screen, summary: figure.summary, bins: figure.histogram, measure: "Load time")
+    }
+
+    private static func histogram(screen: String, summary: DurationSummary, bins: [HistogramBin], measure: String) -> String {
         let width = 300.0
         let height = 150.0
         let plotTop = 24.0
         let plotBottom = height - 26
-        let bins = figure.histogram
         let maximum = Double(max(1, bins.map(\.count).max() ?? 1))
         let barWidth = (width - 20) / Double(max(1, bins.count))
-        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" role=\"img\" aria-label=\"Dwell time of \(HTMLRenderer.escape(figure.screen))\">\n"
-        svg += "<text x=\"10\" y=\"15\" class=\"name\">\(HTMLRenderer.escape(figure.screen))</text>"
-        svg += "<text x=\"\(n(width - 10))\" y=\"15\" text-anchor=\"end\" class=\"detail\">median \(ReportSection.milliseconds(figure.summary.medianMilliseconds)) ms, n \(figure.summary.count)</text>\n"
+        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" role=\"img\" aria-label=\"\(measure) of \(HTMLRenderer.escape(screen))\">\n"
+        svg += "<text x=\"10\" y=\"15\" class=\"name\">\(HTMLRenderer.escape(screen))</text>"
+        svg += "<text x=\"\(n(width - 10))\" y=\"15\" text-anchor=\"end\" class=\"detail\">median \(ReportSection.milliseconds(summary.medianMilliseconds)) ms, n \(summary.count)</text>\n"
         for (index, bin) in bins.enumerated() {
             let barHeight = (plotBottom - plotTop) * Double(bin.count) / maximum
             let x = 10 + Double(index) * barWidth

@@ -55,6 +55,8 @@ struct SessionRecord {
     var lastWall: Int64
     /// The screens the user saw, in order; every visit has ended.
     var visits: [Visit]
+    /// Whether the session recorded `screen.ready` events, so loads can be timed.
+    var recordsReadiness: Bool
     /// Churn per screen type.
     var churn: [String: ChurnCounts]
     var doublePushes: [DoublePush]

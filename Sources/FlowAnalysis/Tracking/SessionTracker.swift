@@ -68,7 +68,7 @@ struct SessionTracker {
         let visits = screens.finish()
         return SessionRecord(
             session: session, run: run, app: app, labels: labels, eventCount: eventCount, isComplete: isComplete,
-            firstWall: firstWall ?? 0, lastWall: lastWall, visits: visits, churn: churn.counts,
+            firstWall: firstWall ?? 0, lastWall: lastWall, visits: visits, recordsReadiness: screens.recordsReadiness, churn: churn.counts,
             doublePushes: doublePushes, lifecycle: lifecycle.tree(session: session),
             leaks: leakScan.finish()
         )

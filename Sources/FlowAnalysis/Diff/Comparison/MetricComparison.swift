@@ -1,7 +1,8 @@
 import Foundation
 
-/// The statistical comparison of one noisy measure: dwell on a screen, time to convert through
-/// a funnel, events per session, a funnel's conversion or a transition's share.
+/// The statistical comparison of one noisy measure: dwell on a screen, a screen's load time and
+/// its abandoned and failed loads, time to convert through a funnel, events per session, a
+/// funnel's conversion or a transition's share.
 ///
 /// Timings get a median with its 95% interval per side and the Mann-Whitney U test;
 /// proportions get the two-proportion z-test, or Fisher's exact test for small counts. The
@@ -40,7 +41,7 @@ public struct MetricComparison: Sendable, Equatable {
     public var candidate: Side
     /// (candidate − base) / base, of the medians or proportions; `nil` when the base is 0.
     public var relativeChange: Double?
-    /// `mann-whitney exact`, `mann-whitney normal`, `z` or `fisher`.
+    /// `mann-whitney exact`, `mann-whitney normal`, `z`, `fisher` or `clustered z`.
     public var test: String?
     public var pValue: Double?
     /// The Holm-corrected p-value.
@@ -71,16 +72,27 @@ public struct MetricComparison: Sendable, Equatable {
             add(timing(.timeToConvert, funnel.name, funnel.timeToConvert, other.timeToConvert, settings))
             add(proportion(.funnelConversion, funnel.name, (funnel.reached.last ?? 0, funnel.reached.first ?? 0), (other.reached.last ?? 0, other.reached.first ?? 0), settings))
         }
+        if let baseLoad = base.load, let candidateLoad = candidate.load {
+            for screen in Set(baseLoad.keys).union(candidateLoad.keys).sorted() {
+                let old = baseLoad[screen] ?? DiffSide.LoadSample(durations: SampleSet(), abandoned: 0, failed: 0)
+                let new = candidateLoad[screen] ?? DiffSide.LoadSample(durations: SampleSet(), abandoned: 0, failed: 0)
+                add(timing(.load, screen, old.durations, new.durations, settings))
+                add(proportion(.load, "\(screen) abandoned", (old.abandoned, old.abandoned + old.durations.count), (new.abandoned, new.abandoned + new.durations.count), settings))
+                add(proportion(.load, "\(screen) failed", (old.failed, old.durations.count), (new.failed, new.durations.count), settings))
+            }
+        }
         add(timing(.eventsPerSession, "", base.eventsPerSession, candidate.eventsPerSession, settings))
         let departures = { (side: DiffSide) in Dictionary(side.transitions.map { ($0.from, $0.count) }, uniquingKeysWith: +) }
         let (baseDepartures, candidateDepartures) = (departures(base), departures(candidate))
         let edges = Set(base.transitions.map { [$0.from, $0.to] }).union(candidate.transitions.map { [$0.from, $0.to] })
         for edge in edges.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let name = "\(edge[0]) → \(edge[1])"
+            if let old = clusteredSide(base, edge), let new = clusteredSide(candidate, edge) {
+                add(clusteredShare(name, old, new, settings))
+                continue
+            }
             let count = { (side: DiffSide) in side.transitions.first { $0.from == edge[0] && $0.to == edge[1] }?.count ?? 0 }
-            add(proportion(
-                .transitionShare, "\(edge[0]) → \(edge[1])",
-                (count(base), baseDepartures[edge[0]] ?? 0), (count(candidate), candidateDepartures[edge[0]] ?? 0), settings
-            ))
+            add(proportion(.transitionShare, name, (count(base), baseDepartures[edge[0]] ?? 0), (count(candidate), candidateDepartures[edge[0]] ?? 0), settings))
         }
         let adjusted = HolmCorrection.adjusted(pValues.map(\.p))
         for (position, entry) in pValues.enumerated() {
@@ -94,6 +106,7 @@ public struct MetricComparison: Sendable, Equatable {
     private func judged(settings: DiffSettings) -> Status {
         guard let adjustedPValue, adjustedPValue < settings.alpha else { return .unchanged }
         if let relativeChange, abs(relativeChange) <= settings.noiseThreshold { return .withinNoise }
+        if unit == "ms", let old = base.value, let new = candidate.value, abs(new - old) < settings.noiseFloorMilliseconds { return .withinNoise }
         let increased = (candidate.value ?? 0) > (base.value ?? 0)
         switch family {
         case .transitionShare: return .changed
@@ -147,6 +160,41 @@ public struct MetricComparison: Sendable, Equatable {
             let result = ProportionTest.test(successes: base.0, trials: base.1, against: candidate.0, trials: candidate.1)
         else { return metric }
         metric.test = result.method.rawValue
+        metric.pValue = result.pValue
+        metric.status = .unchanged
+        return metric
+    }
+
+    /// A side's sums for the clustered test of one transition's share; nil for sides saved
+    /// without them (older baselines), which fall back to the per-departure test.
+    private static func clusteredSide(_ side: DiffSide, _ edge: [String]) -> ClusteredProportionTest.Side? {
+        guard let departures = side.departures else { return nil }
+        let spread = departures[edge[0]] ?? DiffSide.SessionSpread(sessions: 0, sum: 0, squares: 0)
+        let transition = side.transitions.first { $0.from == edge[0] && $0.to == edge[1] }
+        if let transition, transition.sessions == nil { return nil }
+        return ClusteredProportionTest.Side(
+            sessions: spread.sessions, successes: transition?.count ?? 0, trials: spread.sum,
+            successSquares: transition?.squares ?? 0, crossProducts: transition?.crossProducts ?? 0, trialSquares: spread.squares
+        )
+    }
+
+    /// A transition's share of its screen's departures, sessions as the unit: the sessions
+    /// that left the screen are the samples, the interval and test cluster-robust.
+    private static func clusteredShare(_ name: String, _ base: ClusteredProportionTest.Side, _ candidate: ClusteredProportionTest.Side, _ settings: DiffSettings) -> MetricComparison {
+        func side(_ side: ClusteredProportionTest.Side) -> Side {
+            guard side.trials > 0 else { return Side(count: side.sessions, value: nil, low: nil, high: nil) }
+            return Side(count: side.sessions, value: side.proportion, low: side.interval?.low, high: side.interval?.high)
+        }
+        var metric = MetricComparison(
+            family: .transitionShare, name: name, unit: "ratio", base: side(base), candidate: side(candidate),
+            relativeChange: nil, test: nil, pValue: nil, adjustedPValue: nil, status: .tooFewSamples,
+            isGating: settings.gates.contains(.transitionShare)
+        )
+        metric.relativeChange = relative(metric.base.value, metric.candidate.value)
+        guard base.sessions >= settings.minimumSamples, candidate.sessions >= settings.minimumSamples,
+            let result = ClusteredProportionTest.test(base, candidate)
+        else { return metric }
+        metric.test = "clustered z"
         metric.pValue = result.pValue
         metric.status = .unchanged
         return metric

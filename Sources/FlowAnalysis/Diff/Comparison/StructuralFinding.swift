@@ -30,16 +30,58 @@ public struct StructuralFinding: Sendable, Equatable {
     public var detail: String
     /// Whether structural findings gate the comparison.
     public var isGating: Bool
+    /// Between sampled runs (explored or live, not both scripted), the sessions showing it on
+    /// each side, and the test of those shares; nil between scripted runs, where any
+    /// occurrence counts.
+    public var share: ShareTest?
 
-    public var isFailure: Bool { kind.isRegressionKind && isGating }
+    /// The share of sessions showing a finding on each side, and whether it differs.
+    public struct ShareTest: Sendable, Equatable {
+        /// Sessions showing it, and sessions in all, on each side.
+        public var base: (showing: Int, sessions: Int)
+        public var candidate: (showing: Int, sessions: Int)
+        /// `z` or `fisher` (``ProportionTest``).
+        public var test: String
+        public var pValue: Double
+        /// Holm-corrected over every structural share tested.
+        public var adjustedPValue: Double
+        /// Whether the corrected p-value is below alpha.
+        public var isSignificant: Bool
+
+        public static func == (lhs: ShareTest, rhs: ShareTest) -> Bool {
+            lhs.base == rhs.base && lhs.candidate == rhs.candidate && lhs.test == rhs.test && lhs.pValue == rhs.pValue
+                && lhs.adjustedPValue == rhs.adjustedPValue && lhs.isSignificant == rhs.isSignificant
+        }
+    }
+
+    /// Whether it fails the comparison: a regression kind that gates and, between sampled
+    /// runs, whose share of sessions rose significantly.
+    public var isFailure: Bool { kind.isRegressionKind && isGating && (share?.isSignificant ?? true) }
 
     // MARK: - Comparing
 
+    /// What a regression finding is tested on: the key of ``DiffSide/sessionsShowing`` and
+    /// whether the candidate's share must be higher (new things) or lower (lost ones).
+    private struct Candidate {
+        var finding: StructuralFinding
+        var key: String
+        var isRise: Bool
+        /// Reported only when significant (a known item grown more frequent).
+        var isReportedOnlyWhenSignificant = false
+    }
+
     static func compare(base: DiffSide, candidate: DiffSide, settings: DiffSettings) -> [StructuralFinding] {
         let isGating = settings.gates.contains(.structural)
+        let isSampled = !(base.isScripted && candidate.isScripted) && base.sessionsShowing != nil && candidate.sessionsShowing != nil
         var findings: [StructuralFinding] = []
-        func add(_ kind: Kind, _ subject: String, _ detail: String) {
-            findings.append(StructuralFinding(kind: kind, subject: subject, detail: detail, isGating: isGating))
+        var tested: [Candidate] = []
+        func add(_ kind: Kind, _ subject: String, _ detail: String, testing key: String? = nil, isRise: Bool = true) {
+            let finding = StructuralFinding(kind: kind, subject: subject, detail: detail, isGating: isGating)
+            if isSampled, kind.isRegressionKind, let key {
+                tested.append(Candidate(finding: finding, key: key, isRise: isRise))
+            } else {
+                findings.append(finding)
+            }
         }
         for screen in Set(candidate.screens.keys).subtracting(base.screens.keys).sorted() {
             add(.screenAdded, screen, "\(screen) is new (\(candidate.screens[screen]!) visits)")
@@ -55,31 +97,86 @@ public struct StructuralFinding: Sendable, Equatable {
         for edge in Set(baseEdges.keys).subtracting(candidateEdges.keys).sorted() {
             add(.transitionRemoved, edge, "\(edge) no longer happens (\(baseEdges[edge]!) times in the base)")
         }
-        let tables: [(Kind, [String: Int], [String: Int], String)] = [
-            (.newDeadEnd, base.deadEnds, candidate.deadEnds, "sessions end on it"),
-            (.newLeak, base.leaks, candidate.leaks, "leaked"),
-            (.newSmell, base.smells, candidate.smells, "seen"),
-            (.newError, base.errors, candidate.errors, "error events"),
+        let tables: [(Kind, [String: Int], [String: Int], String, String)] = [
+            (.newDeadEnd, base.deadEnds, candidate.deadEnds, "sessions end on it", "dead end "),
+            (.newLeak, base.leaks, candidate.leaks, "leaked", "leak "),
+            (.newSmell, base.smells, candidate.smells, "seen", "smell "),
+            (.newError, base.errors, candidate.errors, "error events", "error "),
         ]
-        for (kind, old, new, noun) in tables {
-            for key in new.keys.sorted() where (old[key] ?? 0) == 0 && new[key]! > 0 {
-                add(kind, key, "\(key): \(new[key]!) \(noun), none in the base")
+        for (kind, old, new, noun, prefix) in tables {
+            for key in new.keys.sorted() where new[key]! > 0 {
+                if (old[key] ?? 0) == 0 {
+                    add(kind, key, "\(key): \(new[key]!) \(noun), none in the base", testing: prefix + key)
+                } else if isSampled {
+                    // Known on both sides: a finding only when it became significantly more common.
+                    let finding = StructuralFinding(kind: kind, subject: key, detail: "\(key): more common than in the base", isGating: isGating)
+                    tested.append(Candidate(finding: finding, key: prefix + key, isRise: true, isReportedOnlyWhenSignificant: true))
+                }
             }
         }
-        guard let start = base.entryScreen else { return findings }
-        let before = TransitionGraph(base.transitions).shortestPaths(from: start)
-        let after = TransitionGraph(candidate.transitions).shortestPaths(from: start)
-        for screen in before.keys.sorted() where screen != start {
-            let old = before[screen]!
-            guard let new = after[screen] else {
-                add(.unreachable, screen, "\(screen) can no longer be reached from \(start) (was: \(old.joined(separator: " → ")))")
-                continue
+        if let start = base.entryScreen {
+            let before = TransitionGraph(base.transitions).shortestPaths(from: start)
+            let candidateGraph = TransitionGraph(candidate.transitions)
+            let after = candidateGraph.shortestPaths(from: start)
+            for screen in before.keys.sorted() where screen != start {
+                let old = before[screen]!
+                guard let new = after[screen] else {
+                    add(.unreachable, screen, "\(screen) can no longer be reached from \(start) (was: \(old.joined(separator: " → ")))",
+                        testing: "screen \(screen)", isRise: false)
+                    continue
+                }
+                if new.count > old.count {
+                    // Tested on the first step of the old path that the candidate no longer takes.
+                    let lost = zip(old, old.dropFirst()).first { !candidateGraph.hasEdge(from: $0.0, to: $0.1) }
+                    add(.longerPath, screen, "the shortest path from \(start) to \(screen) got longer: \(old.joined(separator: " → ")) became \(new.joined(separator: " → "))",
+                        testing: lost.map { "transition \($0.0) → \($0.1)" }, isRise: false)
+                }
             }
-            if new.count > old.count {
-                add(.longerPath, screen, "the shortest path from \(start) to \(screen) got longer: \(old.joined(separator: " → ")) became \(new.joined(separator: " → "))")
-            }
+        }
+        return findings + judged(tested, base: base, candidate: candidate, alpha: settings.alpha)
+    }
+
+    /// Tests the share of sessions showing each candidate finding, Holm-corrects them
+    /// together, and keeps those to report.
+    private static func judged(_ tested: [Candidate], base: DiffSide, candidate: DiffSide, alpha: Double) -> [StructuralFinding] {
+        guard !tested.isEmpty else { return [] }
+        let results = tested.map { item -> (ShareTest.Counts, ProportionTest.Result?) in
+            let counts = ShareTest.Counts(
+                base: (base.sessionsShowing?[item.key] ?? 0, base.sessions),
+                candidate: (candidate.sessionsShowing?[item.key] ?? 0, candidate.sessions)
+            )
+            let rose = counts.candidateShare > counts.baseShare
+            guard rose == item.isRise, counts.baseShare != counts.candidateShare else { return (counts, nil) }
+            return (counts, ProportionTest.test(successes: counts.base.0, trials: counts.base.1, against: counts.candidate.0, trials: counts.candidate.1))
+        }
+        let adjusted = HolmCorrection.adjusted(results.map { $0.1?.pValue ?? 1 })
+        var findings: [StructuralFinding] = []
+        for (index, item) in tested.enumerated() {
+            let (counts, result) = results[index]
+            let isSignificant = adjusted[index] < alpha && result != nil
+            if item.isReportedOnlyWhenSignificant && !isSignificant { continue }
+            var finding = item.finding
+            finding.share = ShareTest(
+                base: counts.base, candidate: counts.candidate, test: result?.method.rawValue ?? "none",
+                pValue: result?.pValue ?? 1, adjustedPValue: adjusted[index], isSignificant: isSignificant
+            )
+            finding.detail += " — in \(counts.candidate.0) of \(counts.candidate.1) sessions, \(counts.base.0) of \(counts.base.1) in the base"
+            finding.detail += isSignificant
+                ? String(format: " (significant: Holm-corrected p %.2g)", adjusted[index])
+                : String(format: " (not significant: Holm-corrected p %.2g)", adjusted[index])
+            findings.append(finding)
         }
         return findings
+    }
+}
+
+extension StructuralFinding.ShareTest {
+    /// Sessions showing an item and sessions in all, on each side.
+    struct Counts {
+        var base: (Int, Int)
+        var candidate: (Int, Int)
+        var baseShare: Double { base.1 == 0 ? 0 : Double(base.0) / Double(base.1) }
+        var candidateShare: Double { candidate.1 == 0 ? 0 : Double(candidate.0) / Double(candidate.1) }
     }
 }
 
@@ -92,6 +189,11 @@ struct TransitionGraph {
             neighbours[transition.from, default: []].append(transition.to)
         }
         for key in neighbours.keys { neighbours[key] = Array(Set(neighbours[key]!)).sorted() }
+    }
+
+    /// Whether `from → to` is one of the graph's transitions.
+    func hasEdge(from: String, to: String) -> Bool {
+        neighbours[from]?.contains(to) ?? false
     }
 
     /// Returns, for each screen reachable from `start`, one shortest path to it (breadth first,

@@ -28,6 +28,19 @@ public struct DiffSide: Sendable, Equatable, Codable {
     public var dwell: [String: SampleSet]
     /// Events per session.
     public var eventsPerSession: SampleSet
+    /// Load times (time to full display) per screen type, with abandoned and failed loads.
+    /// Absent from baselines saved before navlog timed loads.
+    public var load: [String: LoadSample]?
+    /// Sessions of scripted runs (runs with a `scenario` label). When every session on both
+    /// sides is scripted, structural findings gate on any occurrence; otherwise on the share
+    /// of sessions showing them.
+    public var scriptedSessions: Int?
+    /// How many sessions showed each structural item, for the session-share tests: keys
+    /// `screen X`, `transition A → B`, `dead end X`, `leak KIND Type`, `smell …` and
+    /// `error CODE`.
+    public var sessionsShowing: [String: Int]?
+    /// Departures from each screen type summed over sessions, for the clustered share test.
+    public var departures: [String: SessionSpread]?
 
     // MARK: - Parts
 
@@ -36,6 +49,41 @@ public struct DiffSide: Sendable, Equatable, Codable {
         public var from: String
         public var to: String
         public var count: Int
+        /// Sessions that made it, Σ over sessions of its count squared, and Σ of its count
+        /// times the session's departures from `from` (for the clustered share test).
+        public var sessions: Int?
+        public var squares: Int?
+        public var crossProducts: Int?
+
+        public init(from: String, to: String, count: Int, sessions: Int? = nil, squares: Int? = nil, crossProducts: Int? = nil) {
+            self.from = from
+            self.to = to
+            self.count = count
+            self.sessions = sessions
+            self.squares = squares
+            self.crossProducts = crossProducts
+        }
+    }
+
+    /// A count summed over sessions: sessions with any, Σ count and Σ count².
+    public struct SessionSpread: Sendable, Equatable, Codable {
+        public var sessions: Int
+        public var sum: Int
+        public var squares: Int
+    }
+
+    /// One screen type's first displays: load times in microseconds, and the loads that
+    /// were abandoned (the visit ended first) or failed.
+    public struct LoadSample: Sendable, Equatable, Codable {
+        public var durations: SampleSet
+        public var abandoned: Int
+        public var failed: Int
+    }
+
+    /// Whether every session of the side is scripted (replays a scenario).
+    public var isScripted: Bool {
+        guard let scriptedSessions else { return true }
+        return sessions > 0 && scriptedSessions == sessions
     }
 
     /// One funnel: how many sessions reached each step, and the times to convert.

@@ -22,13 +22,19 @@ public struct DiffSideCollector {
     private var open: [String: OpenSession] = [:]
     private var sequences: [String: RecordedSequence] = [:]
     private var errors: [String: Int] = [:]
+    /// Sessions with each `error` code.
+    private var errorSessions: [String: Int] = [:]
+    private var scriptedSessions = 0
     private var eventsPerSession: DurationReservoir
 
     private struct OpenSession {
         var scenario: String?
+        /// Whether the session's run replays a scripted scenario (not a seeded walk).
+        var isScripted: Bool
         var session: String
         var events: [NormalizedEvent] = []
         var count = 0
+        var errorCodes: Set<String> = []
     }
 
     public init(settings: DiffSettings) {
@@ -56,12 +62,15 @@ public struct DiffSideCollector {
         report.consume(event)
         let key = event.run + "\u{1F}" + event.session
         if open[key] == nil {
-            open[key] = OpenSession(scenario: scenario(of: event), session: event.session)
+            let scenario = scenario(of: event)
+            open[key] = OpenSession(scenario: scenario.name, isScripted: scenario.isScripted, session: event.session)
         }
         open[key]!.count += 1
         if open[key]!.scenario != nil { open[key]!.events.append(NormalizedEvent(event, ignoring: ignoredPaths)) }
         if event.kind == .error {
-            errors[event.payload["code"]?.stringValue ?? "(no code)", default: 0] += 1
+            let code = event.payload["code"]?.stringValue ?? "(no code)"
+            errors[code, default: 0] += 1
+            open[key]!.errorCodes.insert(code)
         }
         if event.kind == .sessionEnd, let session = open.removeValue(forKey: key) { close(session) }
     }
@@ -71,6 +80,7 @@ public struct DiffSideCollector {
         for key in open.keys.sorted() { close(open.removeValue(forKey: key)!) }
         let figures = report.finish()
         let samples = report.durationSamples
+        let totals = report.totals
         var leaks: [String: Int] = [:]
         for group in figures.leaks.groups { leaks["\(group.kind) \(group.subjectType)", default: 0] += group.count }
         var smells: [String: Int] = [:]
@@ -84,7 +94,13 @@ public struct DiffSideCollector {
             sequences: sequences.values.sorted { ($0.scenario, $0.session) < ($1.scenario, $1.session) },
             screens: Dictionary(uniqueKeysWithValues: figures.screens.map { ($0.screen, $0.visits) }),
             entries: Dictionary(uniqueKeysWithValues: figures.screens.filter { $0.entries > 0 }.map { ($0.screen, $0.entries) }),
-            transitions: figures.transitions.map { DiffSide.TransitionCount(from: $0.from, to: $0.to, count: $0.count) },
+            transitions: figures.transitions.map { figure in
+                let moments = totals.transitionMoments[FlowAggregates.Pair(first: figure.from, second: figure.to)]
+                return DiffSide.TransitionCount(
+                    from: figure.from, to: figure.to, count: figure.count,
+                    sessions: moments?.sessions ?? 0, squares: moments?.squares ?? 0, crossProducts: moments?.crossProducts ?? 0
+                )
+            },
             deadEnds: Dictionary(uniqueKeysWithValues: figures.deadEnds.map { ($0.screen, $0.sessions) }),
             leaks: leaks,
             smells: smells,
@@ -96,25 +112,47 @@ public struct DiffSideCollector {
                 )
             },
             dwell: samples.dwell.mapValues(DiffSideCollector.microseconds),
-            eventsPerSession: SampleSet(count: eventsPerSession.count, values: eventsPerSession.sample.map { Int64($0) })
+            eventsPerSession: SampleSet(count: eventsPerSession.count, values: eventsPerSession.sample.map { Int64($0) }),
+            load: samples.load.mapValues { tally in
+                DiffSide.LoadSample(durations: DiffSideCollector.microseconds(tally.durations), abandoned: tally.abandoned, failed: tally.outcomes["failed"] ?? 0)
+            },
+            scriptedSessions: scriptedSessions,
+            sessionsShowing: sessionsShowing(totals, smells: figures.smells),
+            departures: totals.departureMoments.mapValues { DiffSide.SessionSpread(sessions: $0.sessions, sum: $0.sum, squares: $0.squares) }
         )
+    }
+
+    /// How many sessions showed each structural item (keys as in ``DiffSide/sessionsShowing``).
+    private func sessionsShowing(_ totals: FlowAggregates, smells: SmellFigures) -> [String: Int] {
+        var showing: [String: Int] = [:]
+        for (screen, tally) in totals.visits { showing["screen \(screen)"] = tally.sessions }
+        for (pair, moments) in totals.transitionMoments { showing["transition \(pair.first) → \(pair.second)"] = moments.sessions }
+        for (screen, sessions) in totals.deadEnds { showing["dead end \(screen)"] = sessions }
+        for (pair, tally) in totals.leakGroups { showing["leak \(pair.first) \(pair.second)"] = tally.sessions }
+        for push in smells.doublePushes { showing["smell double push \(push.screen)"] = push.sessions }
+        for pingPong in smells.pingPongs { showing["smell ping-pong \(pingPong.screens.joined(separator: "/"))"] = pingPong.sessions }
+        for (screen, sessions) in totals.changesAfterDismissSessions { showing["smell view-model change after dismiss \(screen)"] = sessions }
+        for (code, sessions) in errorSessions { showing["error \(code)"] = sessions }
+        return showing
     }
 
     // MARK: - Sessions
 
     /// The scenario a session replays: the run's `scenario` label (or the `session.start`
     /// attribute), else `explore APP seed N` for a seeded walk; `nil` for live sessions.
-    private func scenario(of event: Event) -> String? {
+    private func scenario(of event: Event) -> (name: String?, isScripted: Bool) {
         let labels = runLabels[event.run] ?? [:]
         if let scenario = labels["scenario"] ?? (event.kind == .sessionStart ? event.payload["scenario"]?.stringValue : nil) {
-            return scenario
+            return (scenario, true)
         }
-        if let seed = labels["explore_seed"] { return "explore \(labels["app"] ?? "?") seed \(seed)" }
-        return nil
+        if let seed = labels["explore_seed"] { return ("explore \(labels["app"] ?? "?") seed \(seed)", false) }
+        return (nil, false)
     }
 
     private mutating func close(_ session: OpenSession) {
         eventsPerSession.add(UInt64(session.count))
+        if session.isScripted { scriptedSessions += 1 }
+        for code in session.errorCodes { errorSessions[code, default: 0] += 1 }
         guard let scenario = session.scenario else { return }
         let key = scenario + "\u{1F}" + session.session
         if var recorded = sequences[key] {

@@ -22,12 +22,7 @@ extension FlowDiff {
             "candidate": FlowDiff.json(candidate),
             "counts": ["compared": .int(Int64(counts.compared)), "failed": .int(Int64(counts.failed)), "skipped": .int(Int64(counts.skipped))],
             "scenarios": .array(scenarios.map(FlowDiff.json)),
-            "structural": .array(structural.map { finding in
-                [
-                    "kind": .string(finding.kind.rawValue), "subject": .string(finding.subject), "detail": .string(finding.detail),
-                    "regression": .bool(finding.kind.isRegressionKind), "gating": .bool(finding.isGating), "failure": .bool(finding.isFailure),
-                ]
-            }),
+            "structural": .array(structural.map(FlowDiff.json)),
             "metrics": .array(metrics.map(FlowDiff.json)),
         ]
     }
@@ -58,6 +53,22 @@ extension FlowDiff {
                 ]
             }),
         ]
+    }
+
+    private static func json(_ finding: StructuralFinding) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "kind": .string(finding.kind.rawValue), "subject": .string(finding.subject), "detail": .string(finding.detail),
+            "regression": .bool(finding.kind.isRegressionKind), "gating": .bool(finding.isGating), "failure": .bool(finding.isFailure),
+            "test": .null, "p_value": .null, "adjusted_p_value": .null, "base_sessions": .null, "candidate_sessions": .null,
+        ]
+        if let share = finding.share {
+            object["test"] = .string(share.test)
+            object["p_value"] = number(share.pValue)
+            object["adjusted_p_value"] = number(share.adjustedPValue)
+            object["base_sessions"] = ["showing": .int(Int64(share.base.showing)), "sessions": .int(Int64(share.base.sessions))]
+            object["candidate_sessions"] = ["showing": .int(Int64(share.candidate.showing)), "sessions": .int(Int64(share.candidate.sessions))]
+        }
+        return .object(object)
     }
 
     private static func json(_ metric: MetricComparison) -> JSONValue {
