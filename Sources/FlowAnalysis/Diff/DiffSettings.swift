@@ -9,7 +9,7 @@ public struct DiffSettings: Sendable, Equatable {
     public var alpha: Double = 0.05
     /// A significant change counts only when its relative size exceeds this (0.05 is 5%).
     public var noiseThreshold: Double = 0.05
-    /// A change of a duration's median smaller than this many milliseconds is within noise,
+    /// A change of a duration's median of at most this many milliseconds is within noise,
     /// however significant: timer and scheduling jitter of a millisecond is not a regression.
     public var noiseFloorMilliseconds: Double = 1
     /// Below this many samples on either side a metric is reported as too few samples.

@@ -106,7 +106,7 @@ public struct MetricComparison: Sendable, Equatable {
     private func judged(settings: DiffSettings) -> Status {
         guard let adjustedPValue, adjustedPValue < settings.alpha else { return .unchanged }
         if let relativeChange, abs(relativeChange) <= settings.noiseThreshold { return .withinNoise }
-        if unit == "ms", let old = base.value, let new = candidate.value, abs(new - old) < settings.noiseFloorMilliseconds { return .withinNoise }
+        if unit == "ms", let old = base.value, let new = candidate.value, abs(new - old) <= settings.noiseFloorMilliseconds { return .withinNoise }
         let increased = (candidate.value ?? 0) > (base.value ?? 0)
         switch family {
         case .transitionShare: return .changed
