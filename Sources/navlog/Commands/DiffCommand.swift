@@ -25,6 +25,7 @@ struct DiffCommand: ParsableCommand {
         ] + DiffOptions.settingSpecs + [
             .value("alpha", "A", help: "Significance level after Holm correction.", default: "0.05"),
             .value("noise-threshold", "T", help: "Smallest relative change that counts, as 5% or 0.05.", default: "5%"),
+            .value("noise-floor", "MS", help: "Smallest change of a duration's median that counts, in milliseconds.", default: "1"),
             .value("min-samples", "N", help: "Fewer samples than this on a side is reported as too few.", default: "5"),
             .value("gate", "METRIC", help: "Fail on this metric too: \(MetricFamily.allCases.map(\.rawValue).joined(separator: ", ")).", repeatable: true),
             .value("no-gate", "METRIC", help: "Report this metric without failing on it.", repeatable: true),
@@ -63,6 +64,10 @@ struct DiffCommand: ParsableCommand {
             let number = text.hasSuffix("%") ? Double(text.dropLast()).map { $0 / 100 } : Double(text)
             guard let number, number >= 0, number <= 10 else { throw UsageError("option '--noise-threshold' must be like 5% or 0.05, not '\(text)'") }
             settings.noiseThreshold = number
+        }
+        if let text = arguments.value("noise-floor") {
+            guard let number = Double(text), number >= 0, number <= 3_600_000 else { throw UsageError("option '--noise-floor' must be milliseconds from 0 to 3600000, not '\(text)'") }
+            settings.noiseFloorMilliseconds = number
         }
         if let minimum = try arguments.integer("min-samples", in: 2...1_000_000) { settings.minimumSamples = minimum }
         if let context = try arguments.integer("context", in: 0...100) { settings.contextLines = context }
