@@ -28,7 +28,17 @@ enum DiffTextRenderer {
         guard !diff.scenarios.isEmpty else { return ["", "Exact: no scripted scenario on either side"] }
         let changed = diff.scenarios.filter { $0.status == .changed }.count
         var lines = ["", "Exact (\(changed) of \(diff.scenarios.count) scenario sessions changed)"]
-        for scenario in diff.scenarios {
+        // Walks of other seeds on each side are hundreds of one-sided sessions: said once per side.
+        let oneSided = [ScenarioComparison.Status.onlyInBase, .onlyInCandidate].filter { status in
+            diff.scenarios.filter { $0.status == status }.count > 3
+        }
+        for status in oneSided {
+            let sessions = diff.scenarios.filter { $0.status == status }
+            let scenarios = Array(Set(sessions.map(\.scenario))).sorted()
+            let listed = scenarios.prefix(3).joined(separator: ", ") + (scenarios.count > 3 ? ", …" : "")
+            lines.append("  info \(sessions.count) scenario sessions \(status == .onlyInBase ? "only in the base" : "only in the candidate") (\(listed))")
+        }
+        for scenario in diff.scenarios where !oneSided.contains(scenario.status) {
             lines.append("  \(mark(scenario)) \(scenario.name): \(summary(scenario))")
             for change in scenario.navigationChanges { lines.append("       \(change)") }
             for hunk in scenario.diff?.hunks ?? [] {
