@@ -58,4 +58,17 @@ final class ReadinessTests: XCTestCase {
         late.reportReady()
         XCTAssertEqual(readyLines(sink), ["Home#1 loaded", "Early#1 empty"], "a screen that left the window is never displayed")
     }
+
+    func testAReportWhileCoveredIsRecordedWhenTheScreenComesBack() throws {
+        let (context, sink) = makeContext()
+        let root = RootCoordinator(context: context)
+        try context.launch(root)
+        let feed = Screen(name: "Feed", view: LoadingView(), owner: root, context: context)
+        try root.stack.push(feed)
+        try root.stack.push(Screen(name: "Detail", view: ScriptedView(), owner: root, context: context))
+        feed.reportReady()
+        XCTAssertEqual(readyLines(sink), ["Home#1 loaded", "Detail#1 loaded"], "Feed is not displayed under Detail")
+        try root.stack.pop()
+        XCTAssertEqual(readyLines(sink), ["Home#1 loaded", "Detail#1 loaded", "Feed#1 loaded"])
+    }
 }

@@ -24,33 +24,34 @@ extension Screen {
     /// ```
     ///
     /// Only the first report of a screen instance is recorded (`screen.ready`): later reloads
-    /// do not change when its content was first displayed. A report that comes before the
-    /// screen first appears is recorded when it appears; one that comes after the screen left
-    /// the window is dropped. The load time that `navlog report` derives runs from the start of
-    /// the screen's first visit to this event; a visit that ends first is an abandoned load.
+    /// do not change when its content was first displayed. Content is displayed only on the
+    /// screen the user sees: a report that comes while the screen is not visible (before it
+    /// first appears, or under a screen pushed over it) is recorded when it next appears, and
+    /// never if it leaves the window first. The load time that `navlog report` derives runs
+    /// from the start of the screen's first visit to this event; a visit that ends first is an
+    /// abandoned load.
     public func reportReady(_ outcome: ScreenReadyOutcome = .loaded) {
         guard readiness.outcome == nil, readiness.pending == nil else { return }
-        guard readiness.hasAppeared else {
+        guard isShown, context.window.visibleScreen === self else {
             readiness.pending = outcome
             return
         }
-        guard isShown else { return }
         recordReady(outcome)
     }
 
     /// Whether ``reportReady(_:)`` has been recorded for this screen.
     public var isReady: Bool { readiness.outcome != nil }
 
-    /// Tells the view it appeared and, the first time, records `screen.ready` for a view that
-    /// does not report readiness itself (or that reported it before appearing).
+    /// Tells the view it appeared, then records `screen.ready` for a view that does not report
+    /// readiness itself (the first time), or a report that came while it was not visible.
     func didAppear() {
         let isFirstAppearance = !readiness.hasAppeared
         readiness.hasAppeared = true
         view.didAppear()
-        guard isFirstAppearance, readiness.outcome == nil, isShown else { return }
+        guard readiness.outcome == nil, isShown, context.window.visibleScreen === self else { return }
         if let pending = readiness.pending {
             recordReady(pending)
-        } else if !view.reportsReadiness {
+        } else if isFirstAppearance, !view.reportsReadiness {
             recordReady(.loaded)
         }
     }
