@@ -104,6 +104,8 @@ struct FlowAggregates {
     var churn: [String: ChurnCounts] = [:]
     var doublePushes: [String: (count: Int, sessions: Int, minimum: UInt64)] = [:]
     var pingPongs: [[String]: (sessions: Int, maximum: Int)] = [:]
+    /// Sessions with a ping-pong between two screens, whichever came first (the pair sorted).
+    var pingPongPairSessions: [[String]: Int] = [:]
     var changesAfterDismiss: [String: Int] = [:]
     /// Sessions with a view-model change after dismiss, per screen type.
     var changesAfterDismissSessions: [String: Int] = [:]
@@ -227,7 +229,9 @@ struct FlowAggregates {
             repeats[type, default: Tally()].total += count - 1
         }
         var seenPairs: Set<[String]> = []
+        var seenUnordered: Set<[String]> = []
         for alternation in PathAnalysis.alternations(in: path) where alternation.roundTrips >= options.pingPongRoundTrips {
+            if seenUnordered.insert(alternation.pair.sorted()).inserted { pingPongPairSessions[alternation.pair.sorted(), default: 0] += 1 }
             let key = alternation.pair
             var entry = pingPongs[key] ?? (0, 0)
             if seenPairs.insert(key).inserted { entry.sessions += 1 }

@@ -28,8 +28,24 @@ public struct FlowDiff: Sendable {
         self.base = SideSummary(sessions: base.sessions, events: base.events, runs: base.runs, scenarios: base.sequences.count)
         self.candidate = SideSummary(sessions: candidate.sessions, events: candidate.events, runs: candidate.runs, scenarios: candidate.sequences.count)
         scenarios = ScenarioComparison.compare(base: base, candidate: candidate, settings: settings)
-        structural = StructuralFinding.compare(base: base, candidate: candidate, settings: settings)
-        metrics = MetricComparison.compare(base: base, candidate: candidate, settings: settings)
+        let structural = StructuralFinding.compare(base: base, candidate: candidate, settings: settings)
+        var metrics = MetricComparison.measure(base: base, candidate: candidate, settings: settings)
+        // Holm over everything that gates at once, so that a comparison of runs that did not
+        // change fails with probability at most alpha however many families gate; what does
+        // not gate is corrected in a family of its own, and costs the gates no power.
+        let isStructuralGating = settings.gates.contains(.structural)
+        var shareAdjusted = Array(repeating: 1.0, count: structural.shareTests.count)
+        for isGating in [true, false] {
+            let metricIndices = metrics.indices.filter { metrics[$0].pValue != nil && metrics[$0].isGating == isGating }
+            let shareIndices = isStructuralGating == isGating ? structural.shareTests.indices.filter { structural.shareTests[$0].result != nil } : []
+            let adjusted = HolmCorrection.adjusted(metricIndices.map { metrics[$0].pValue! } + shareIndices.map { structural.shareTests[$0].result!.pValue })
+            for (position, index) in metricIndices.enumerated() { metrics[index].judge(adjustedPValue: adjusted[position], settings: settings) }
+            for (position, index) in shareIndices.enumerated() { shareAdjusted[index] = adjusted[metricIndices.count + position] }
+        }
+        self.metrics = metrics
+        self.structural = structural.findings + structural.shareTests.indices.compactMap {
+            structural.shareTests[$0].resolved(adjustedPValue: shareAdjusted[$0], alpha: settings.alpha)
+        }
         hasCommonGround = base.sessions > 0 && candidate.sessions > 0
             && (scenarios.contains { $0.status != .onlyInBase && $0.status != .onlyInCandidate }
                 || !Set(base.screens.keys).isDisjoint(with: candidate.screens.keys))

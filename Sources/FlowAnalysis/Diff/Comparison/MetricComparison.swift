@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Timings get a median with its 95% interval per side and the Mann-Whitney U test;
 /// proportions get the two-proportion z-test, or Fisher's exact test for small counts. The
-/// p-values of all metrics tested are Holm-corrected together. A change is a regression only
+/// p-values of everything that gates are Holm-corrected together, structural tests included,
+/// and those of what does not gate in a family of their own (``FlowDiff``). A change is a regression only
 /// when its corrected p-value is below alpha and its relative size beyond the noise threshold;
 /// a metric with fewer than the minimum samples on a side is reported as such.
 public struct MetricComparison: Sendable, Equatable {
@@ -57,11 +58,11 @@ public struct MetricComparison: Sendable, Equatable {
 
     // MARK: - Comparing
 
-    static func compare(base: DiffSide, candidate: DiffSide, settings: DiffSettings) -> [MetricComparison] {
+    /// Measures and tests every metric; p-values are not yet corrected nor judged (``FlowDiff``
+    /// corrects them together with the structural tests, then calls ``judge(adjustedPValue:settings:)``).
+    static func measure(base: DiffSide, candidate: DiffSide, settings: DiffSettings) -> [MetricComparison] {
         var metrics: [MetricComparison] = []
-        var pValues: [(index: Int, p: Double)] = []
         func add(_ metric: MetricComparison) {
-            if let p = metric.pValue { pValues.append((metrics.count, p)) }
             metrics.append(metric)
         }
         for screen in Set(base.dwell.keys).union(candidate.dwell.keys).sorted() {
@@ -77,8 +78,13 @@ public struct MetricComparison: Sendable, Equatable {
                 let old = baseLoad[screen] ?? DiffSide.LoadSample(durations: SampleSet(), abandoned: 0, failed: 0)
                 let new = candidateLoad[screen] ?? DiffSide.LoadSample(durations: SampleSet(), abandoned: 0, failed: 0)
                 add(timing(.load, screen, old.durations, new.durations, settings))
-                add(proportion(.load, "\(screen) abandoned", (old.abandoned, old.abandoned + old.durations.count), (new.abandoned, new.abandoned + new.durations.count), settings))
-                add(proportion(.load, "\(screen) failed", (old.failed, old.durations.count), (new.failed, new.durations.count), settings))
+                // Screens ready when they appear are never abandoned nor failed: no test to make.
+                if old.abandoned + new.abandoned > 0 {
+                    add(proportion(.load, "\(screen) abandoned", (old.abandoned, old.abandoned + old.durations.count), (new.abandoned, new.abandoned + new.durations.count), settings))
+                }
+                if old.failed + new.failed > 0 {
+                    add(proportion(.load, "\(screen) failed", (old.failed, old.durations.count), (new.failed, new.durations.count), settings))
+                }
             }
         }
         add(timing(.eventsPerSession, "", base.eventsPerSession, candidate.eventsPerSession, settings))
@@ -94,12 +100,13 @@ public struct MetricComparison: Sendable, Equatable {
             let count = { (side: DiffSide) in side.transitions.first { $0.from == edge[0] && $0.to == edge[1] }?.count ?? 0 }
             add(proportion(.transitionShare, name, (count(base), baseDepartures[edge[0]] ?? 0), (count(candidate), candidateDepartures[edge[0]] ?? 0), settings))
         }
-        let adjusted = HolmCorrection.adjusted(pValues.map(\.p))
-        for (position, entry) in pValues.enumerated() {
-            metrics[entry.index].adjustedPValue = adjusted[position]
-            metrics[entry.index].status = metrics[entry.index].judged(settings: settings)
-        }
         return metrics
+    }
+
+    /// Sets the corrected p-value of a tested metric and judges it.
+    mutating func judge(adjustedPValue: Double, settings: DiffSettings) {
+        self.adjustedPValue = adjustedPValue
+        status = judged(settings: settings)
     }
 
     /// Whether a tested metric changed, and in which direction.

@@ -70,7 +70,31 @@ public struct StructuralFinding: Sendable, Equatable {
         var isReportedOnlyWhenSignificant = false
     }
 
-    static func compare(base: DiffSide, candidate: DiffSide, settings: DiffSettings) -> [StructuralFinding] {
+    /// A finding whose share of sessions was tested, waiting for its corrected p-value.
+    struct PendingShareTest {
+        var finding: StructuralFinding
+        var counts: ShareTest.Counts
+        var result: ProportionTest.Result?
+        var isReportedOnlyWhenSignificant: Bool
+
+        /// The finding with its test, or nil when it is reported only when significant and is not.
+        func resolved(adjustedPValue: Double, alpha: Double) -> StructuralFinding? {
+            let isSignificant = result != nil && adjustedPValue < alpha
+            if isReportedOnlyWhenSignificant && !isSignificant { return nil }
+            var finding = self.finding
+            finding.share = ShareTest(
+                base: counts.base, candidate: counts.candidate, test: result?.method.rawValue ?? "none",
+                pValue: result?.pValue ?? 1, adjustedPValue: adjustedPValue, isSignificant: isSignificant
+            )
+            finding.detail += " — in \(counts.candidate.0) of \(counts.candidate.1) sessions, \(counts.base.0) of \(counts.base.1) in the base"
+            finding.detail += String(format: isSignificant ? " (significant: Holm-corrected p %.2g)" : " (not significant: Holm-corrected p %.2g)", adjustedPValue)
+            return finding
+        }
+    }
+
+    /// The findings (final between scripted runs), and between sampled runs the share tests
+    /// still to be corrected and resolved (``PendingShareTest/resolved(adjustedPValue:alpha:)``).
+    static func compare(base: DiffSide, candidate: DiffSide, settings: DiffSettings) -> (findings: [StructuralFinding], shareTests: [PendingShareTest]) {
         let isGating = settings.gates.contains(.structural)
         let isSampled = !(base.isScripted && candidate.isScripted) && base.sessionsShowing != nil && candidate.sessionsShowing != nil
         var findings: [StructuralFinding] = []
@@ -133,40 +157,20 @@ public struct StructuralFinding: Sendable, Equatable {
                 }
             }
         }
-        return findings + judged(tested, base: base, candidate: candidate, alpha: settings.alpha)
+        return (findings, tested.map { shareTest($0, base: base, candidate: candidate) })
     }
 
-    /// Tests the share of sessions showing each candidate finding, Holm-corrects them
-    /// together, and keeps those to report.
-    private static func judged(_ tested: [Candidate], base: DiffSide, candidate: DiffSide, alpha: Double) -> [StructuralFinding] {
-        guard !tested.isEmpty else { return [] }
-        let results = tested.map { item -> (ShareTest.Counts, ProportionTest.Result?) in
-            let counts = ShareTest.Counts(
-                base: (base.sessionsShowing?[item.key] ?? 0, base.sessions),
-                candidate: (candidate.sessionsShowing?[item.key] ?? 0, candidate.sessions)
-            )
-            let rose = counts.candidateShare > counts.baseShare
-            guard rose == item.isRise, counts.baseShare != counts.candidateShare else { return (counts, nil) }
-            return (counts, ProportionTest.test(successes: counts.base.0, trials: counts.base.1, against: counts.candidate.0, trials: counts.candidate.1))
+    /// Tests the share of sessions showing a candidate finding, in the direction it must move.
+    private static func shareTest(_ item: Candidate, base: DiffSide, candidate: DiffSide) -> PendingShareTest {
+        let counts = ShareTest.Counts(
+            base: (base.sessionsShowing?[item.key] ?? 0, base.sessions),
+            candidate: (candidate.sessionsShowing?[item.key] ?? 0, candidate.sessions)
+        )
+        var result: ProportionTest.Result?
+        if (counts.candidateShare > counts.baseShare) == item.isRise, counts.baseShare != counts.candidateShare {
+            result = ProportionTest.test(successes: counts.base.0, trials: counts.base.1, against: counts.candidate.0, trials: counts.candidate.1)
         }
-        let adjusted = HolmCorrection.adjusted(results.map { $0.1?.pValue ?? 1 })
-        var findings: [StructuralFinding] = []
-        for (index, item) in tested.enumerated() {
-            let (counts, result) = results[index]
-            let isSignificant = adjusted[index] < alpha && result != nil
-            if item.isReportedOnlyWhenSignificant && !isSignificant { continue }
-            var finding = item.finding
-            finding.share = ShareTest(
-                base: counts.base, candidate: counts.candidate, test: result?.method.rawValue ?? "none",
-                pValue: result?.pValue ?? 1, adjustedPValue: adjusted[index], isSignificant: isSignificant
-            )
-            finding.detail += " — in \(counts.candidate.0) of \(counts.candidate.1) sessions, \(counts.base.0) of \(counts.base.1) in the base"
-            finding.detail += isSignificant
-                ? String(format: " (significant: Holm-corrected p %.2g)", adjusted[index])
-                : String(format: " (not significant: Holm-corrected p %.2g)", adjusted[index])
-            findings.append(finding)
-        }
-        return findings
+        return PendingShareTest(finding: item.finding, counts: counts, result: result, isReportedOnlyWhenSignificant: item.isReportedOnlyWhenSignificant)
     }
 }
 

@@ -85,7 +85,8 @@ public struct DiffSideCollector {
         for group in figures.leaks.groups { leaks["\(group.kind) \(group.subjectType)", default: 0] += group.count }
         var smells: [String: Int] = [:]
         for push in figures.smells.doublePushes { smells["double push \(push.screen)"] = push.count }
-        for pingPong in figures.smells.pingPongs { smells["ping-pong \(pingPong.screens.joined(separator: "/"))"] = pingPong.sessions }
+        // A ping-pong between two screens is one smell whichever of them came first.
+        for (pair, sessions) in report.totals.pingPongPairSessions { smells["ping-pong \(pair.joined(separator: "/"))"] = sessions }
         for change in figures.smells.changesAfterDismiss { smells["view-model change after dismiss \(change.screen)"] = change.count }
         return DiffSide(
             sessions: figures.summary.sessions,
@@ -130,7 +131,7 @@ public struct DiffSideCollector {
         for (screen, sessions) in totals.deadEnds { showing["dead end \(screen)"] = sessions }
         for (pair, tally) in totals.leakGroups { showing["leak \(pair.first) \(pair.second)"] = tally.sessions }
         for push in smells.doublePushes { showing["smell double push \(push.screen)"] = push.sessions }
-        for pingPong in smells.pingPongs { showing["smell ping-pong \(pingPong.screens.joined(separator: "/"))"] = pingPong.sessions }
+        for (pair, sessions) in totals.pingPongPairSessions { showing["smell ping-pong \(pair.joined(separator: "/"))"] = sessions }
         for (screen, sessions) in totals.changesAfterDismissSessions { showing["smell view-model change after dismiss \(screen)"] = sessions }
         for (code, sessions) in errorSessions { showing["error \(code)"] = sessions }
         return showing
