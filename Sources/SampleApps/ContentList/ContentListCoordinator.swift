@@ -12,13 +12,18 @@ extension SampleApps {
             .choice("category", GuideCategory.allCases.map(\.rawValue), default: GuideCategory.all.rawValue,
                     summary: "The category the list opens filtered to"),
             .string("query", default: "", summary: "The search text the list opens with"),
+            Injection.parameter(
+                leak: "a guide's router holds the screen it routes from strongly, so the guide's presenter outlives its screen",
+                doublePush: "selecting a guide in the list pushes its detail twice"
+            ),
         ]
     ) { context, parameters in
         ContentListCoordinator(
             context: context,
             catalog: GuideCatalog(notes: GuideNotes(), guides: parameters.string("dataset") == "empty" ? [] : Guide.bundled),
             category: GuideCategory(rawValue: parameters.string("category")) ?? .all,
-            query: parameters.string("query")
+            query: parameters.string("query"),
+            injection: parameters.injection
         )
     }
 }
@@ -100,18 +105,22 @@ final class ContentListCoordinator: Coordinator {
     private let catalog: GuideCatalog
     private let category: GuideCategory
     private let query: String
+    private let injection: Injection
     let navigation: NavigationStack
 
-    init(context: NavigationContext, catalog: GuideCatalog, category: GuideCategory, query: String) {
+    init(context: NavigationContext, catalog: GuideCatalog, category: GuideCategory, query: String, injection: Injection = .none) {
         self.catalog = catalog
         self.category = category
         self.query = query
+        self.injection = injection
         self.navigation = NavigationStack(context: context, name: "ContentNavigation")
         super.init(context: context)
     }
 
     override func didStart() throws {
-        try navigation.push(ContentListBuilder.make(context: context, stack: navigation, catalog: catalog, category: category, query: query))
+        try navigation.push(ContentListBuilder.make(
+            context: context, stack: navigation, catalog: catalog, category: category, query: query, injection: injection
+        ))
         try context.window.setRoot(navigation, owner: self)
     }
 }
