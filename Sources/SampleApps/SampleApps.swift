@@ -12,6 +12,9 @@ import Navigation
 /// | ``articles`` (`articles`) | 001 | VIPER with a `SceneModel` layer between presenter and view |
 /// | ``tabs`` (`tabs`) | 002 | a coordinator tree under a tab bar, one stack per tab |
 /// | ``contentList`` (`content-list`) | 003 | VIPER with a hosted view, a `DataSource` and a delegate |
+///
+/// Every app also takes `inject`, which builds in a known leak or double push to calibrate
+/// `navlog diff` against (see ``Injection``); by default it builds the app as written.
 public enum SampleApps {
     /// Every sample app, in seed order.
     public static let all: [AppDefinition] = [masterDetail, articles, tabs, contentList]

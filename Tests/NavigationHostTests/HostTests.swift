@@ -22,6 +22,26 @@ final class AppCatalogTests: XCTestCase {
         XCTAssertEqual(try DemoApp.definition.resolveParameters([:]).values, ["latency_ms": 200, "broken": false])
         XCTAssertThrowsError(try AppCatalog([DemoApp.definition, DemoApp.definition]))
     }
+
+    func testAParameterOmittedAtItsDefaultIsRecordedOnlyWhenSetOtherwise() throws {
+        let app = AppDefinition(
+            name: "calibrated", summary: "Demo with a mode added later",
+            parameters: DemoApp.definition.parameters + [
+                .choice("mode", ["plain", "odd"], default: "plain", summary: "How it behaves", isOmittedAtDefault: true),
+            ],
+            makeRoot: DemoApp.definition.makeRoot
+        )
+        for (given, recorded) in [([:], nil), (["mode": "plain"], nil), (["mode": "odd"], "odd")] as [([String: String], JSONValue?)] {
+            let parameters = try app.resolveParameters(given)
+            XCTAssertEqual(parameters.string("mode"), given["mode"] ?? "plain")
+            let sink = MemoryEventSink()
+            let session = try SessionCore(id: "s-1", app: app, parameters: parameters, sink: sink)
+            session.end()
+            let start = try XCTUnwrap(sink.events.first)
+            XCTAssertEqual(start.payload["parameters"]?["mode"], recorded, "\(given)")
+            XCTAssertEqual(start.payload["parameters"]?["latency_ms"], 200, "\(given)")
+        }
+    }
 }
 
 final class SessionTests: XCTestCase {

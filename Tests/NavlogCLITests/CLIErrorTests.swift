@@ -41,7 +41,7 @@ final class CLIErrorTests: XCTestCase {
         let path = try script("app articles latency=5\n")
         let result = try CLI.run(["run", "--script", path, "--journal", journal])
         XCTAssertEqual(result.status, 64)
-        XCTAssertTrue(result.stderr.hasPrefix("navlog run: app 'articles' has no parameter 'latency'; its parameters: dataset, failure_rate, latency_ms, seed\n"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("navlog run: app 'articles' has no parameter 'latency'; its parameters: dataset, failure_rate, inject, latency_ms, seed\n"), result.stderr)
         let plain = try script("tap reload\n", named: "plain.scenario")
         let bad = try CLI.run(["run", "articles", "--param", "latency_ms=soon", "--script", plain, "--journal", journal])
         XCTAssertEqual(bad.status, 64)

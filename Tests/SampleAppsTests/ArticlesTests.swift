@@ -169,7 +169,7 @@ final class ArticlesTests: XCTestCase {
 
     func testParametersAreValidated() throws {
         let app = SampleApps.articles
-        assertParameterError("app 'articles' has no parameter 'latency'; its parameters: dataset, failure_rate, latency_ms, seed") {
+        assertParameterError("app 'articles' has no parameter 'latency'; its parameters: dataset, failure_rate, inject, latency_ms, seed") {
             _ = try app.resolveParameters(["latency": "10"])
         }
         assertParameterError("app 'articles': parameter 'failure_rate' must be a number from 0.0 to 1.0, not '1.5'") {

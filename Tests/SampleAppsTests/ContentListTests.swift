@@ -141,7 +141,7 @@ final class ContentListTests: XCTestCase {
 
     func testParametersAreValidated() {
         let app = SampleApps.contentList
-        assertParameterError("app 'content-list' has no parameter 'filter'; its parameters: category, dataset, query") {
+        assertParameterError("app 'content-list' has no parameter 'filter'; its parameters: category, dataset, inject, query") {
             _ = try app.resolveParameters(["filter": "testing"])
         }
         assertParameterError("app 'content-list': parameter 'category' must be one of all, architecture, concurrency, testing, ui, not 'design'") {

@@ -185,7 +185,7 @@ final class MasterDetailTests: XCTestCase {
 
     func testParametersAreValidated() {
         let app = SampleApps.masterDetail
-        assertParameterError("app 'master-detail' has no parameter 'style'; its parameters: detail_style, now") {
+        assertParameterError("app 'master-detail' has no parameter 'style'; its parameters: detail_style, inject, now") {
             _ = try app.resolveParameters(["style": "push"])
         }
         assertParameterError("app 'master-detail': parameter 'detail_style' must be one of push, modal, not 'sheet'") {

@@ -208,7 +208,7 @@ final class TabsTests: XCTestCase {
 
     func testParametersAreValidated() {
         let app = SampleApps.tabs
-        assertParameterError("app 'tabs' has no parameter 'tab'; its parameters: notifications, start_tab, user_name") {
+        assertParameterError("app 'tabs' has no parameter 'tab'; its parameters: inject, notifications, start_tab, user_name") {
             _ = try app.resolveParameters(["tab": "settings"])
         }
         assertParameterError("app 'tabs': parameter 'notifications' must be true or false, not 'maybe'") {

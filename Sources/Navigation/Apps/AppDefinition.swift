@@ -45,10 +45,15 @@ public struct AppDefinition: Sendable {
             }
             values[key] = try parameter.parse(text, app: name)
         }
-        for parameter in parameters where values[parameter.name] == nil {
-            values[parameter.name] = try parameter.parse(parameter.defaultValue, app: name)
+        var unrecordedNames: Set<String> = []
+        for parameter in parameters where values[parameter.name] == nil || parameter.isOmittedAtDefault {
+            let defaultValue = try parameter.parse(parameter.defaultValue, app: name)
+            if values[parameter.name] == nil { values[parameter.name] = defaultValue }
+            if parameter.isOmittedAtDefault, values[parameter.name] == defaultValue { unrecordedNames.insert(parameter.name) }
         }
-        return AppParameters(values: values, privateNames: Set(parameters.filter(\.isPrivate).map(\.name)))
+        return AppParameters(
+            values: values, privateNames: Set(parameters.filter(\.isPrivate).map(\.name)), unrecordedNames: unrecordedNames
+        )
     }
 }
 
@@ -70,13 +75,19 @@ public struct AppParameter: Sendable, Equatable {
     /// Whether the value is private (a user's name, an email): `session.start` records it
     /// only as a keyed hash, or not at all, like a private view-model field.
     public let isPrivate: Bool
+    /// Whether `session.start` leaves the parameter out while it holds its default: an app can
+    /// gain such a parameter without changing what its existing sessions record.
+    public let isOmittedAtDefault: Bool
 
-    public init(name: String, kind: Kind, defaultValue: String, summary: String, isPrivate: Bool = false) {
+    public init(
+        name: String, kind: Kind, defaultValue: String, summary: String, isPrivate: Bool = false, isOmittedAtDefault: Bool = false
+    ) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.summary = summary
         self.isPrivate = isPrivate
+        self.isOmittedAtDefault = isOmittedAtDefault
     }
 
     public static func string(_ name: String, default value: String, summary: String, isPrivate: Bool = false) -> AppParameter {
@@ -95,8 +106,10 @@ public struct AppParameter: Sendable, Equatable {
         AppParameter(name: name, kind: .boolean, defaultValue: String(value), summary: summary)
     }
 
-    public static func choice(_ name: String, _ options: [String], default value: String, summary: String) -> AppParameter {
-        AppParameter(name: name, kind: .choice(options), defaultValue: value, summary: summary)
+    public static func choice(
+        _ name: String, _ options: [String], default value: String, summary: String, isOmittedAtDefault: Bool = false
+    ) -> AppParameter {
+        AppParameter(name: name, kind: .choice(options), defaultValue: value, summary: summary, isOmittedAtDefault: isOmittedAtDefault)
     }
 
     /// What values the parameter accepts, for help and errors: `one of push, modal`.
@@ -139,10 +152,13 @@ public struct AppParameters: Sendable, Equatable {
     public let values: [String: JSONValue]
     /// The parameters declared private.
     public let privateNames: Set<String>
+    /// The parameters left out of ``json``: those omitted at their default that hold it.
+    public let unrecordedNames: Set<String>
 
-    public init(values: [String: JSONValue], privateNames: Set<String> = []) {
+    public init(values: [String: JSONValue], privateNames: Set<String> = [], unrecordedNames: Set<String> = []) {
         self.values = values
         self.privateNames = privateNames
+        self.unrecordedNames = unrecordedNames
     }
 
     public func string(_ name: String) -> String { values[name]?.stringValue ?? values[name]?.serialized() ?? "" }
@@ -150,8 +166,10 @@ public struct AppParameters: Sendable, Equatable {
     public func number(_ name: String) -> Double { values[name]?.doubleValue ?? 0 }
     public func boolean(_ name: String) -> Bool { values[name]?.boolValue ?? false }
 
-    /// The values as a JSON object, as recorded in `session.start`.
-    public var json: JSONValue { .object(values) }
+    /// The values as a JSON object, as recorded in `session.start` (without ``unrecordedNames``).
+    public var json: JSONValue {
+        unrecordedNames.isEmpty ? .object(values) : .object(values.filter { !unrecordedNames.contains($0.key) })
+    }
 }
 
 /// A parameter the app does not declare, or a value it does not accept.

@@ -42,7 +42,14 @@ final class ArticleDetailPresenter: ViewModelPresenter<ArticleDetailViewModel> {
             byline: "By \(author) · \(article.readingMinutes) min read",
             body: article.body, isBookmarked: services.bookmarks.contains(article.id)
         ))
-        services.bookmarks.observe(by: self) { [weak self] in self?.bookmarksDidChange() }
+        if services.injection == .leak {
+            // `inject=leak`: the observer captures the presenter strongly. The shared store keeps
+            // the closure, the closure keeps the presenter, and the presenter keeps the services
+            // that hold the store: it outlives its screen and goes on changing its view model.
+            services.bookmarks.observe(by: self) { self.bookmarksDidChange() }
+        } else {
+            services.bookmarks.observe(by: self) { [weak self] in self?.bookmarksDidChange() }
+        }
     }
 
     func didSetBookmarked(_ isBookmarked: Bool) {

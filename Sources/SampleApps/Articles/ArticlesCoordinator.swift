@@ -11,6 +11,10 @@ extension SampleApps {
             .number("failure_rate", in: 0...1, default: 0, summary: "The share of feed loads that fail, from 0 (never) to 1 (always)"),
             .integer("seed", in: 0...Int64.max, default: 1, summary: "Seeds the generator that decides which loads fail"),
             .choice("dataset", ["full", "empty"], default: "full", summary: "The feed served: five articles, or none yet"),
+            Injection.parameter(
+                leak: "an article's presenter observes the bookmarks with a strong capture of itself, so it outlives its screen",
+                doublePush: "selecting an article in the feed pushes its detail twice"
+            ),
         ]
     ) { context, parameters in
         ArticlesCoordinator(
@@ -19,7 +23,8 @@ extension SampleApps {
                 catalog: parameters.string("dataset") == "empty" ? .empty : .bundled,
                 latency: parameters.nanoseconds(fromMilliseconds: "latency_ms"),
                 failureRate: parameters.number("failure_rate"),
-                seed: UInt64(parameters.integer("seed"))
+                seed: UInt64(parameters.integer("seed")),
+                injection: parameters.injection
             )
         )
     }
@@ -33,12 +38,15 @@ final class ArticlesServices {
     let latency: UInt64
     private let failureRate: Double
     private var generator: SplitMix64
+    /// The bug the modules are built with (`inject`).
+    let injection: Injection
 
-    init(catalog: ArticleCatalog, latency: UInt64, failureRate: Double, seed: UInt64) {
+    init(catalog: ArticleCatalog, latency: UInt64, failureRate: Double, seed: UInt64, injection: Injection = .none) {
         self.catalog = catalog
         self.latency = latency
         self.failureRate = failureRate
         self.generator = SplitMix64(seed: seed)
+        self.injection = injection
     }
 
     /// Draws whether the next load fails; one draw per load, so a seed fixes the outcomes.

@@ -141,6 +141,11 @@ final class SceneRouter: Router {
     func showArticle(_ article: Article) throws {
         guard let stack else { return }
         try stack.push(ArticleDetailBuilder.make(article: article, owner: self, stack: stack, services: services))
+        // `inject=double_push`: the selection is handled twice, and nothing checks that the
+        // article is already on top.
+        if services.injection == .doublePush {
+            try stack.push(ArticleDetailBuilder.make(article: article, owner: self, stack: stack, services: services))
+        }
     }
 
     func showBookmarks() throws {

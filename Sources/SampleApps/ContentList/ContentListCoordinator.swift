@@ -14,6 +14,10 @@ extension SampleApps {
             .string("query", default: "", summary: "The search text the list opens with"),
             .integer("latency_ms", in: 0...60_000, default: 0,
                      summary: "How long downloading the guides takes, in milliseconds; 0 lists the bundled ones at once"),
+            Injection.parameter(
+                leak: "a guide's router holds the screen it routes from strongly, so the guide's presenter outlives its screen",
+                doublePush: "selecting a guide in the list pushes its detail twice"
+            ),
         ]
     ) { context, parameters in
         ContentListCoordinator(
@@ -23,7 +27,8 @@ extension SampleApps {
                 latency: parameters.nanoseconds(fromMilliseconds: "latency_ms")
             ),
             category: GuideCategory(rawValue: parameters.string("category")) ?? .all,
-            query: parameters.string("query")
+            query: parameters.string("query"),
+            injection: parameters.injection
         )
     }
 }
@@ -108,18 +113,22 @@ final class ContentListCoordinator: Coordinator {
     private let catalog: GuideCatalog
     private let category: GuideCategory
     private let query: String
+    private let injection: Injection
     let navigation: NavigationStack
 
-    init(context: NavigationContext, catalog: GuideCatalog, category: GuideCategory, query: String) {
+    init(context: NavigationContext, catalog: GuideCatalog, category: GuideCategory, query: String, injection: Injection = .none) {
         self.catalog = catalog
         self.category = category
         self.query = query
+        self.injection = injection
         self.navigation = NavigationStack(context: context, name: "ContentNavigation")
         super.init(context: context)
     }
 
     override func didStart() throws {
-        try navigation.push(ContentListBuilder.make(context: context, stack: navigation, catalog: catalog, category: category, query: query))
+        try navigation.push(ContentListBuilder.make(
+            context: context, stack: navigation, catalog: catalog, category: category, query: query, injection: injection
+        ))
         try context.window.setRoot(navigation, owner: self)
     }
 }

@@ -6,8 +6,11 @@ import Navigation
 /// Assembles the guides list module: interactor, presenter, router and the hosting view
 /// controller.
 enum ContentListBuilder {
-    static func make(context: NavigationContext, stack: NavigationStack, catalog: GuideCatalog, category: GuideCategory, query: String) -> Screen {
-        let router = ContentListRouter(context: context, stack: stack, catalog: catalog)
+    static func make(
+        context: NavigationContext, stack: NavigationStack, catalog: GuideCatalog, category: GuideCategory, query: String,
+        injection: Injection = .none
+    ) -> Screen {
+        let router = ContentListRouter(context: context, stack: stack, catalog: catalog, injection: injection)
         let interactor = ContentListInteractor(context: context, catalog: catalog)
         let presenter = ContentListPresenter(context: context, interactor: interactor, router: router, category: category, query: query)
         return Screen(name: "ContentList", view: ContentListViewController(presenter: presenter), owner: router, context: context)
@@ -142,16 +145,23 @@ final class ContentListPresenter: ViewModelPresenter<ContentListViewModel> {
 /// The list's transitions: pushes a guide's detail, presents and dismisses the filter sheet.
 final class ContentListRouter: Router {
     private let catalog: GuideCatalog
+    private let injection: Injection
     private weak var filterScreen: Screen?
 
-    init(context: NavigationContext, stack: NavigationStack, catalog: GuideCatalog) {
+    init(context: NavigationContext, stack: NavigationStack, catalog: GuideCatalog, injection: Injection = .none) {
         self.catalog = catalog
+        self.injection = injection
         super.init(context: context, stack: stack)
     }
 
     func showDetail(for guide: Guide) throws {
         guard let stack else { return }
-        try stack.push(GuideDetailBuilder.make(guide: guide, owner: self, stack: stack, catalog: catalog))
+        try stack.push(GuideDetailBuilder.make(guide: guide, owner: self, stack: stack, catalog: catalog, injection: injection))
+        // `inject=double_push`: the selection is handled twice, and nothing checks that the
+        // guide is already on top.
+        if injection == .doublePush {
+            try stack.push(GuideDetailBuilder.make(guide: guide, owner: self, stack: stack, catalog: catalog, injection: injection))
+        }
     }
 
     func showFilter(selected: GuideCategory, onSelect: @escaping (GuideCategory) throws -> Void) throws {

@@ -5,10 +5,17 @@ import Navigation
 
 /// Assembles a guide's detail module; `owner` is the router that pushes it.
 enum GuideDetailBuilder {
-    static func make(guide: Guide, owner: any ScreenOwner, stack: NavigationStack, catalog: GuideCatalog) -> Screen {
-        let router = GuideDetailRouter(context: stack.context, stack: stack, catalog: catalog)
+    static func make(
+        guide: Guide, owner: any ScreenOwner, stack: NavigationStack, catalog: GuideCatalog, injection: Injection = .none
+    ) -> Screen {
+        let router = GuideDetailRouter(context: stack.context, stack: stack, catalog: catalog, injection: injection)
         let presenter = GuideDetailPresenter(context: stack.context, guide: guide, router: router, catalog: catalog)
-        return Screen(name: "GuideDetail", view: GuideDetailView(presenter: presenter), owner: owner, context: stack.context)
+        let screen = Screen(name: "GuideDetail", view: GuideDetailView(presenter: presenter), owner: owner, context: stack.context)
+        // `inject=leak`: the router keeps the screen it routes from strongly, as a VIPER router's
+        // `var viewController` without `weak` does. Screen, view, presenter and router then keep
+        // one another alive after the screen is popped.
+        if injection == .leak { router.retainedScreen = screen }
+        return screen
     }
 }
 
@@ -83,16 +90,20 @@ final class GuideDetailView: ScreenView {
 /// A guide's transitions: its notes and the next related guide, both pushed.
 final class GuideDetailRouter: Router {
     private let catalog: GuideCatalog
+    private let injection: Injection
     private weak var notesScreen: Screen?
+    /// The screen this router leaves from, held strongly; only `inject=leak` sets it.
+    var retainedScreen: Screen?
 
-    init(context: NavigationContext, stack: NavigationStack, catalog: GuideCatalog) {
+    init(context: NavigationContext, stack: NavigationStack, catalog: GuideCatalog, injection: Injection = .none) {
         self.catalog = catalog
+        self.injection = injection
         super.init(context: context, stack: stack)
     }
 
     func showDetail(for guide: Guide) throws {
         guard let stack else { return }
-        try stack.push(GuideDetailBuilder.make(guide: guide, owner: self, stack: stack, catalog: catalog))
+        try stack.push(GuideDetailBuilder.make(guide: guide, owner: self, stack: stack, catalog: catalog, injection: injection))
     }
 
     func showNotes(for guide: Guide) throws {

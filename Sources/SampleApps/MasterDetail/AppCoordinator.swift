@@ -17,13 +17,18 @@ extension SampleApps {
                     summary: "How the coordinator shows Detail: push onto the stack, or present as a sheet"),
             .integer("now", in: 0...4_102_444_800, default: 1_796_119_200,
                      summary: "The date Master opens on, in seconds since 1970 (default 2026-12-01 10:00 UTC)"),
+            Injection.parameter(
+                leak: "Detail's coordinator is not told when its screen goes, so it stays among Master's children (seed 000's bug)",
+                doublePush: "a tap on the date shows Detail twice"
+            ),
         ]
     ) { context, parameters in
         AppCoordinator(
             context: context,
             window: context.window,
             detailStyle: DetailStyle(rawValue: parameters.string("detail_style")) ?? .push,
-            now: Date(timeIntervalSince1970: TimeInterval(parameters.integer("now")))
+            now: Date(timeIntervalSince1970: TimeInterval(parameters.integer("now"))),
+            injection: parameters.injection
         )
     }
 }
@@ -41,16 +46,18 @@ final class AppCoordinator: Coordinator {
     private weak var window: Window?
     private let detailStyle: DetailStyle
     private let now: Date
+    private let injection: Injection
 
-    init(context: NavigationContext, window: Window, detailStyle: DetailStyle, now: Date) {
+    init(context: NavigationContext, window: Window, detailStyle: DetailStyle, now: Date, injection: Injection = .none) {
         self.window = window
         self.detailStyle = detailStyle
         self.now = now
+        self.injection = injection
         super.init(context: context)
     }
 
     override func didStart() throws {
-        let coordinator = RootMasterCoordinator(context: context, window: window, detailStyle: detailStyle, now: now)
+        let coordinator = RootMasterCoordinator(context: context, window: window, detailStyle: detailStyle, now: now, injection: injection)
         try coordinate(to: coordinator)
     }
 }
@@ -70,14 +77,16 @@ final class RootMasterCoordinator: Coordinator, MasterCoordinator {
     private weak var window: Window?
     private let detailStyle: DetailStyle
     private let now: Date
+    private let injection: Injection
     /// The seed's `NavigationView { view }`.
     let navigation: NavigationStack
     private weak var aboutScreen: Screen?
 
-    init(context: NavigationContext, window: Window?, detailStyle: DetailStyle, now: Date) {
+    init(context: NavigationContext, window: Window?, detailStyle: DetailStyle, now: Date, injection: Injection = .none) {
         self.window = window
         self.detailStyle = detailStyle
         self.now = now
+        self.injection = injection
         self.navigation = NavigationStack(context: context, name: "MasterNavigation")
         super.init(context: context)
     }
@@ -91,7 +100,14 @@ final class RootMasterCoordinator: Coordinator, MasterCoordinator {
     /// Starts a Detail coordinator for `date`; it shows Detail the way `detail_style` says and is
     /// removed from ``children`` when its screen goes away.
     func showDetail(for date: Date) throws {
-        try coordinate(to: DetailCoordinator(context: context, style: detailStyle, masterNavigation: navigation, date: date))
+        try coordinate(to: makeDetailCoordinator(for: date))
+        // `inject=double_push`: the tap is handled twice, and nothing checks that a Detail is
+        // already on its way.
+        if injection == .doublePush { try coordinate(to: makeDetailCoordinator(for: date)) }
+    }
+
+    private func makeDetailCoordinator(for date: Date) -> DetailCoordinator {
+        DetailCoordinator(context: context, style: detailStyle, masterNavigation: navigation, date: date, injection: injection)
     }
 
     /// Pushes the About screen.

@@ -13,15 +13,17 @@ final class DetailCoordinator: Coordinator {
     private let style: DetailStyle
     private let masterNavigation: NavigationStack
     private let date: Date
+    private let injection: Injection
     /// The stack Detail lives in: Master's when pushed, the sheet's own when modal.
     private var navigation: NavigationStack?
     private weak var detailScreen: Screen?
     private weak var detailPresenter: DetailPresenter?
 
-    init(context: NavigationContext, style: DetailStyle, masterNavigation: NavigationStack, date: Date) {
+    init(context: NavigationContext, style: DetailStyle, masterNavigation: NavigationStack, date: Date, injection: Injection = .none) {
         self.style = style
         self.masterNavigation = masterNavigation
         self.date = date
+        self.injection = injection
         super.init(context: context)
     }
 
@@ -29,7 +31,10 @@ final class DetailCoordinator: Coordinator {
         let (screen, presenter) = DetailFactory.make(with: self, date: date)
         detailScreen = screen
         detailPresenter = presenter
-        finishes(with: screen)
+        // `inject=leak` leaves this out (seed 000's bug): the coordinator never hears its screen
+        // go (by its own close, the back button or a swipe), so it never finishes and stays
+        // among its parent's children, alive, for the rest of the session.
+        if injection != .leak { finishes(with: screen) }
         switch style {
         case .push:
             navigation = masterNavigation

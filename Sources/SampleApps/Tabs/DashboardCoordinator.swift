@@ -45,14 +45,16 @@ struct DashboardCard: Codable, Equatable {
 /// coordinator.
 final class DashboardCoordinator: Coordinator, NavigationControllerCoordinator {
     let navigationController: NavigationStack
+    private let injection: Injection
 
-    init(context: NavigationContext, navigationController: NavigationStack) {
+    init(context: NavigationContext, navigationController: NavigationStack, injection: Injection = .none) {
         self.navigationController = navigationController
+        self.injection = injection
         super.init(context: context)
     }
 
     override func didStart() throws {
-        let presenter = DashboardPresenter(context: context, coordinator: self)
+        let presenter = DashboardPresenter(context: context, coordinator: self, holdsCoordinatorStrongly: injection == .leak)
         try navigationController.push(Screen(name: "Dashboard", view: DashboardView(presenter: presenter), owner: self, context: context))
     }
 
@@ -60,6 +62,11 @@ final class DashboardCoordinator: Coordinator, NavigationControllerCoordinator {
     /// screen goes away.
     func showReport(for card: DashboardCard) throws {
         try coordinate(to: ReportCoordinator(context: context, navigationController: navigationController, card: card))
+        // `inject=double_push`: the tap is handled twice, and nothing checks that a report is
+        // already on its way.
+        if injection == .doublePush {
+            try coordinate(to: ReportCoordinator(context: context, navigationController: navigationController, card: card))
+        }
     }
 }
 
@@ -72,9 +79,14 @@ struct DashboardViewModel: Codable, Equatable {
 /// Owns the dashboard's view model; a tapped card becomes a report.
 final class DashboardPresenter: ViewModelPresenter<DashboardViewModel> {
     private weak var coordinator: DashboardCoordinator?
+    /// The coordinator held strongly, as a view controller whose `coordinator` property is not
+    /// `weak` holds it (`inject=leak`): coordinator, stack, screen and presenter then keep one
+    /// another alive after the session lets go of them.
+    private var strongCoordinator: DashboardCoordinator?
 
-    init(context: NavigationContext, coordinator: DashboardCoordinator) {
+    init(context: NavigationContext, coordinator: DashboardCoordinator, holdsCoordinatorStrongly: Bool = false) {
         self.coordinator = coordinator
+        if holdsCoordinatorStrongly { strongCoordinator = coordinator }
         super.init(context: context, viewModel: DashboardViewModel(greeting: "This week at a glance", cards: DashboardCard.all))
     }
 

@@ -15,6 +15,10 @@ extension SampleApps {
             .string("user_name", default: "Ana Souza", summary: "The signed-in user's name, shown and edited in Settings", isPrivate: true),
             .boolean("notifications", default: true, summary: "Whether notifications start switched on"),
             .choice("start_tab", ["dashboard", "settings"], default: "dashboard", summary: "The tab selected at launch"),
+            Injection.parameter(
+                leak: "the Dashboard presenter holds its coordinator strongly, so the tab's coordinator, stack and screens are never freed",
+                doublePush: "a tap on a dashboard card pushes its report twice"
+            ),
         ]
     ) { context, parameters in
         var preferences = SettingsStore.Preferences(userName: parameters.string("user_name"))
@@ -22,7 +26,8 @@ extension SampleApps {
         return MainTabBarCoordinator(
             context: context,
             store: SettingsStore(preferences),
-            startTab: parameters.string("start_tab") == "settings" ? .settings : .dashboard
+            startTab: parameters.string("start_tab") == "settings" ? .settings : .dashboard,
+            injection: parameters.injection
         )
     }
 }
@@ -56,18 +61,22 @@ final class MainTabBarCoordinator: Coordinator, DeepLinkHandling {
 
     private let store: SettingsStore
     private let startTab: Tab
+    private let injection: Injection
     private(set) weak var dashboardCoordinator: DashboardCoordinator?
     private(set) weak var settingsCoordinator: SettingsCoordinator?
     private(set) var tabBar: TabContainer?
 
-    init(context: NavigationContext, store: SettingsStore, startTab: Tab) {
+    init(context: NavigationContext, store: SettingsStore, startTab: Tab, injection: Injection = .none) {
         self.store = store
         self.startTab = startTab
+        self.injection = injection
         super.init(context: context)
     }
 
     override func didStart() throws {
-        let dashboard = DashboardCoordinator(context: context, navigationController: NavigationStack(context: context, name: "DashboardNavigation"))
+        let dashboard = DashboardCoordinator(
+            context: context, navigationController: NavigationStack(context: context, name: "DashboardNavigation"), injection: injection
+        )
         let settings = SettingsCoordinator(context: context, navigationController: NavigationStack(context: context, name: "SettingsNavigation"), store: store)
         dashboardCoordinator = dashboard
         settingsCoordinator = settings
