@@ -36,7 +36,7 @@ INJECTIONS = ["leak", "double_push"]
 LATENCY_APPS = ["articles", "content-list"]
 LATENCY_INCREASE = 0.30
 # Bases set by the calibration plan; other latency parameters start from their default.
-LATENCY_BASES = {("articles", "latency_ms"): 100}
+LATENCY_BASES = {("articles", "latency_ms"): 100, ("content-list", "latency_ms"): 100}
 # Each experiment of an app numbers its pairs from a block of its own (at least this long), so
 # that no two pairs of an app share a seed.
 PAIR_BLOCK = 1000

@@ -94,8 +94,10 @@ public struct AppParameter: Sendable, Equatable {
         AppParameter(name: name, kind: .string, defaultValue: value, summary: summary, isPrivate: isPrivate)
     }
 
-    public static func integer(_ name: String, in range: ClosedRange<Int64>, default value: Int64, summary: String) -> AppParameter {
-        AppParameter(name: name, kind: .integer(range), defaultValue: String(value), summary: summary)
+    public static func integer(
+        _ name: String, in range: ClosedRange<Int64>, default value: Int64, summary: String, isOmittedAtDefault: Bool = false
+    ) -> AppParameter {
+        AppParameter(name: name, kind: .integer(range), defaultValue: String(value), summary: summary, isOmittedAtDefault: isOmittedAtDefault)
     }
 
     public static func number(_ name: String, in range: ClosedRange<Double>, default value: Double, summary: String) -> AppParameter {

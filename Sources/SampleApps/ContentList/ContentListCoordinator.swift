@@ -13,7 +13,8 @@ extension SampleApps {
                     summary: "The category the list opens filtered to"),
             .string("query", default: "", summary: "The search text the list opens with"),
             .integer("latency_ms", in: 0...60_000, default: 0,
-                     summary: "How long downloading the guides takes, in milliseconds; 0 lists the bundled ones at once"),
+                     summary: "How long downloading the guides takes, in milliseconds; 0 lists the bundled ones at once",
+                     isOmittedAtDefault: true),
             Injection.parameter(
                 leak: "a guide's router holds the screen it routes from strongly, so the guide's presenter outlives its screen",
                 doublePush: "selecting a guide in the list pushes its detail twice"
