@@ -25,33 +25,31 @@ extension Screen {
     ///
     /// Only the first report of a screen instance is recorded (`screen.ready`): later reloads
     /// do not change when its content was first displayed. Content is displayed only on the
-    /// screen the user sees: a report that comes while the screen is not visible (before it
-    /// first appears, or under a screen pushed over it) is recorded when it next appears, and
-    /// never if it leaves the window first. The load time that `navlog report` derives runs
-    /// from the start of the screen's first visit to this event; a visit that ends first is an
-    /// abandoned load.
+    /// screen the user sees once an operation settles (``NavigationContext/withCause(_:_:)``):
+    /// a report that comes while the screen is not on top (before it first shows, or under a
+    /// screen pushed over it) is recorded when it next is, and never if it leaves the window
+    /// first. The load time that `navlog report` derives runs from the start of the screen's
+    /// first visit to this event; a visit that ends first is an abandoned load.
     public func reportReady(_ outcome: ScreenReadyOutcome = .loaded) {
         guard readiness.outcome == nil, readiness.pending == nil else { return }
-        guard isShown, context.window.visibleScreen === self else {
-            readiness.pending = outcome
-            return
-        }
-        recordReady(outcome)
+        readiness.pending = outcome
+        if !context.isInOperation, isShown, context.window.visibleScreen === self { settleDisplay() }
     }
 
     /// Whether ``reportReady(_:)`` has been recorded for this screen.
     public var isReady: Bool { readiness.outcome != nil }
 
-    /// Tells the view it appeared, then records `screen.ready` for a view that does not report
-    /// readiness itself (the first time), or a report that came while it was not visible.
-    func didAppear() {
-        let isFirstAppearance = !readiness.hasAppeared
-        readiness.hasAppeared = true
-        view.didAppear()
-        guard readiness.outcome == nil, isShown, context.window.visibleScreen === self else { return }
+    /// The screen is on top once an operation settled: the user sees it. Records
+    /// `screen.ready` for a report waiting to be displayed, or at the first display of a view
+    /// that does not report readiness itself. A screen an operation only passed through (a
+    /// deep link's intermediate screens) is not displayed, as the report's visits coalesce it.
+    func settleDisplay() {
+        let isFirstDisplay = !readiness.hasBeenDisplayed
+        readiness.hasBeenDisplayed = true
+        guard readiness.outcome == nil, isShown else { return }
         if let pending = readiness.pending {
             recordReady(pending)
-        } else if isFirstAppearance, !view.reportsReadiness {
+        } else if isFirstDisplay, !view.reportsReadiness {
             recordReady(.loaded)
         }
     }
@@ -65,8 +63,9 @@ extension Screen {
 
 /// Where a screen is in its first display.
 struct ScreenReadinessState {
-    var hasAppeared = false
-    /// A report that came before the first appearance.
+    /// Whether the screen was ever on top when an operation settled.
+    var hasBeenDisplayed = false
+    /// A report waiting for the screen to be displayed.
     var pending: ScreenReadyOutcome?
     /// The recorded outcome, once `screen.ready` is recorded.
     var outcome: ScreenReadyOutcome?

@@ -156,7 +156,14 @@ public final class Window {
         let current = visibleScreen
         guard current !== lastVisible else { return }
         lastVisible = current
-        current?.didAppear()
+        current?.view.didAppear()
+        if !context.isInOperation { settleDisplay() }
+    }
+
+    /// The screen on top is what the user sees: at the end of an operation, or after a
+    /// container step outside one. Records its `screen.ready` when it is due.
+    func settleDisplay() {
+        visibleScreen?.settleDisplay()
     }
 
     // MARK: - State

@@ -145,8 +145,10 @@ public struct ScreenVisitTracker: Sendable {
         let open = visibleScreen
         guard visible != open else { return nil }
         if isSameGroup, let last = visits.last, last.end == nil, last.intent == intent {
-            // A later step of the same intent: the screen shown in between never counted.
+            // A later step of the same intent: the screen shown in between never counted, and
+            // its first display is still to come.
             visits.removeLast()
+            if last.isFirstShowing { shownScreens.remove(last.screen) }
             if let previous = visits.last, previous.screen == visible, previous.end == last.start {
                 visits[visits.count - 1].end = nil
             } else if let visible {

@@ -26,6 +26,7 @@ public final class NavigationContext {
     private var nextSessionSeq: UInt64 = 1
     private var namer = InstanceNamer()
     private var causes: [UInt64] = []
+    private var operationDepth = 0
     private var rootCoordinators: [Coordinator] = []
     private var isEnded = false
 
@@ -98,11 +99,26 @@ public final class NavigationContext {
     }
 
     /// Runs `body` with `cause` as the cause of every event it records.
+    ///
+    /// The outermost such block is one operation (a user's action, a deep link, a back
+    /// gesture, a piece of asynchronous work): the user sees only the screen on top when it
+    /// ends, so that is when screens are displayed and `screen.ready` is recorded
+    /// (``Screen/reportReady(_:)``).
     public func withCause<T>(_ cause: UInt64, _ body: () throws -> T) rethrows -> T {
         causes.append(cause)
-        defer { causes.removeLast() }
+        operationDepth += 1
+        defer {
+            // Settled under the operation's cause: its screen.ready is caused by it.
+            operationDepth -= 1
+            if operationDepth == 0, !isEnded { window.settleDisplay() }
+            causes.removeLast()
+        }
         return try body()
     }
+
+    /// Whether an operation is under way (see ``withCause(_:_:)``): the screen on top may still
+    /// change before the user sees anything.
+    var isInOperation: Bool { operationDepth > 0 }
 
     /// Records an `error` event for `error` about `subject` and returns the error, to throw.
     ///
