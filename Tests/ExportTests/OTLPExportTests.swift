@@ -164,8 +164,8 @@ final class OTLPExportTests: XCTestCase {
         XCTAssertEqual(home.attribute("navlog.unfinished"), .bool(true))
         XCTAssertEqual(spans.last?.role, .session, "the session span comes out last")
         XCTAssertEqual(home.endNanoseconds, spans.last?.endNanoseconds)
-        // The back button's action is an event of the screen it was pressed on.
-        XCTAssertEqual(leakyScreen.events.map(\.name), ["action"])
+        // The screen's first display and the back button's action pressed on it are its events.
+        XCTAssertEqual(leakyScreen.events.map(\.name), ["screen.ready", "action"])
     }
 
     func testTheEncoderHandsOutSpansAsCoordinatorsGoAwayAndForgetsEndedSessions() throws {

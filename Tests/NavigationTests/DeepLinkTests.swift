@@ -79,8 +79,8 @@ final class DeepLinkTests: XCTestCase {
         }
         XCTAssertEqual(context.window.visibleScreen?.id, "Sheet#1")
         assertEvents(sink, [
-            "7 deeplink LinkingCoordinator#1 [Sheet#1] ←1",
-            "8 error LinkingCoordinator#1 ←7",
+            "9 deeplink LinkingCoordinator#1 [Sheet#1] ←1",
+            "10 error LinkingCoordinator#1 ←9",
         ])
     }
 
