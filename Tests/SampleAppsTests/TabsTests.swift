@@ -158,29 +158,33 @@ final class TabsTests: XCTestCase {
         try openLink("tabs://settings/notifications", in: app)
         let link = try XCTUnwrap(app.sink.events.first)
         XCTAssertEqual(link.payload["steps"], ["dismiss all modals", "select tab Settings", "pop SettingsNavigation#1 to root", "open notifications"])
+        // The link passes through Settings, never shown before and not seen now: only
+        // NotificationsSettings is ready.
         assertEvents(app.sink, [
-            "17 deeplink MainTabBarCoordinator#1 [Report#1] ←1",
-            "18 tab.select MainTabBarCoordinator#1 [Settings#1] ←17",
-            "19 coordinator.coordinate SettingsCoordinator#1 ←17",
-            "20 coordinator.start NotificationsSettingsCoordinator#1 ←19",
-            "21 presenter.init NotificationsSettingsPresenter#1 ←20",
-            "22 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←20",
+            "19 deeplink MainTabBarCoordinator#1 [Report#1] ←1",
+            "20 tab.select MainTabBarCoordinator#1 [Settings#1] ←19",
+            "21 coordinator.coordinate SettingsCoordinator#1 ←19",
+            "22 coordinator.start NotificationsSettingsCoordinator#1 ←21",
+            "23 presenter.init NotificationsSettingsPresenter#1 ←22",
+            "24 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←22",
+            "25 screen.ready NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←22",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "NotificationsSettings#1")
 
         // A second link unwinds the Dashboard stack first: the old report's coordinator finishes.
         try openLink("tabs://dashboard/app-rating", in: app)
         assertEvents(app.sink, [
-            "23 deeplink MainTabBarCoordinator#1 [NotificationsSettings#1] ←1",
-            "24 tab.select MainTabBarCoordinator#1 [Report#1] ←23",
-            "25 screen.pop ReportCoordinator#1 [Report#1] ←23",
-            "26 coordinator.finish ReportCoordinator#1 ←25",
-            "27 coordinator.deinit ReportCoordinator#1 ←25",
-            "28 presenter.deinit ReportPresenter#1 ←23",
-            "29 coordinator.coordinate DashboardCoordinator#1 ←23",
-            "30 coordinator.start ReportCoordinator#2 ←29",
-            "31 presenter.init ReportPresenter#2 ←30",
-            "32 screen.push ReportCoordinator#2 [Report#2] ←30",
+            "26 deeplink MainTabBarCoordinator#1 [NotificationsSettings#1] ←1",
+            "27 tab.select MainTabBarCoordinator#1 [Report#1] ←26",
+            "28 screen.pop ReportCoordinator#1 [Report#1] ←26",
+            "29 coordinator.finish ReportCoordinator#1 ←28",
+            "30 coordinator.deinit ReportCoordinator#1 ←28",
+            "31 presenter.deinit ReportPresenter#1 ←26",
+            "32 coordinator.coordinate DashboardCoordinator#1 ←26",
+            "33 coordinator.start ReportCoordinator#2 ←32",
+            "34 presenter.init ReportPresenter#2 ←33",
+            "35 screen.push ReportCoordinator#2 [Report#2] ←33",
+            "36 screen.ready ReportCoordinator#2 [Report#2] ←33",
         ], journal: &journal)
         XCTAssertEqual(app.rendered?.element(withID: "report-title")?.text, "App Store rating")
         // The Settings tab kept its stack.
