@@ -107,6 +107,35 @@ final class ContentListTests: XCTestCase {
         XCTAssertEqual(initial.payload["snapshot"]?["guides"], [])
     }
 
+    // MARK: - Downloading the guides
+
+    func testDownloadedGuidesMakeTheListReadyWhenTheyArrive() throws {
+        let app = try launch(SampleApps.contentList, ["latency_ms": "400"])
+        var journal: [Event] = []
+        // The list shows, but is not ready until the guides are here.
+        assertEvents(app.sink, Array(launchEvents.dropLast()), journal: &journal)
+        XCTAssertEqual(app.rendered?.element(withID: "empty")?.text, "Loading guides…")
+        XCTAssertEqual(app.wait(milliseconds: 399), 0)
+        XCTAssertEqual(app.wait(milliseconds: 1), 1)
+        assertEvents(app.sink, [
+            "6 viewmodel.change ContentListPresenter#1 [ContentList#1] ←2",
+            "7 viewmodel.change DataSource#1 [ContentList#1] ←2",
+            "8 screen.ready ContentListRouter#1 [ContentList#1] ←2",
+        ], journal: &journal)
+        XCTAssertEqual(journal.last?.payload, ["outcome": "loaded"])
+        XCTAssertEqual(app.rendered?.element(withID: "guides")?.children?.count, 7)
+        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+    }
+
+    func testAnEmptyDownloadMakesTheListReadyAndEmpty() throws {
+        let app = try launch(SampleApps.contentList, ["latency_ms": "400", "dataset": "empty"])
+        app.wait(milliseconds: 400)
+        let ready = try XCTUnwrap(app.sink.events.last)
+        XCTAssertEqual(trace(ready), "8 screen.ready ContentListRouter#1 [ContentList#1] ←2")
+        XCTAssertEqual(ready.payload, ["outcome": "empty"])
+        XCTAssertEqual(app.rendered?.element(withID: "empty")?.text, "No guides yet. The first ones arrive with the next update.")
+    }
+
     // MARK: - Detail, related guide and notes
 
     func testRelatedGuideAndNotesArePushedByTheDetailRouter() throws {
