@@ -26,6 +26,10 @@ ORDER BY (app, run, session, session_seq);
 -- navlog visits, one row per stretch of time a screen was the visible one, with the
 -- definitions of docs/REPORT.md (navlog export --format clickhouse --table visits).
 -- from_screen_type is the type of the visit before in the same session, '' for the first.
+-- censored = 1 for each session's last visit, cut off by its end: dwell_ns is no dwell time.
+-- load_ms and load_outcome time a screen instance's first visit to its screen.ready:
+-- loaded, empty or failed with load_ms; abandoned (left first) or censored (still loading
+-- at the end) without; '' for every other visit.
 CREATE TABLE IF NOT EXISTS navlog_visits
 (
     app              LowCardinality(String),
@@ -39,7 +43,10 @@ CREATE TABLE IF NOT EXISTS navlog_visits
     start_mono_ns    UInt64 CODEC(Delta, ZSTD),
     end_mono_ns      UInt64 CODEC(Delta, ZSTD),
     dwell_ns         UInt64 CODEC(T64, ZSTD),
-    session_complete UInt8
+    session_complete UInt8,
+    censored         UInt8,
+    load_ms          Nullable(Float64),
+    load_outcome     LowCardinality(String)
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMM(start_time)

@@ -6,6 +6,14 @@ import XCTest
 /// `navlog export --format clickhouse`: the schema, the rows, and the SQL of Config/clickhouse/
 /// against `navlog report`.
 final class ClickHouseExportTests: XCTestCase {
+    /// Exports the visits of `journal` into a JSONEachRow file, removed when the test ends.
+    private func visitsFile(of journal: String) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("visits-\(UUID().uuidString).jsonl")
+        try ExportTestSupport.export(["export", journal, "--format", "clickhouse", "--table", "visits"]).write(to: file, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: file) }
+        return file
+    }
+
     private func rows(_ table: String, of journal: String) throws -> [[String: JSONValue]] {
         let text = try ExportTestSupport.export(["export", journal, "--format", "clickhouse", "--table", table])
         return try text.split(separator: "\n").map { try XCTUnwrap(try JSONValue(parsing: String($0)).objectValue) }
@@ -46,32 +54,75 @@ final class ClickHouseExportTests: XCTestCase {
         }
         let sessions = Set(recorded.map { "\($0.run)/\($0.session)" })
         XCTAssertEqual(Set(visits.filter { $0["visit"] == 1 }.map { "\($0["run"]!.stringValue!)/\($0["session"]!.stringValue!)" }), sessions)
+        // Each session's last visit, and only that one, is cut off by its end.
+        let lastVisits = Dictionary(grouping: visits) { "\($0["run"]!.stringValue!)/\($0["session"]!.stringValue!)" }.mapValues { $0.count }
+        for row in visits {
+            let isLast = row["visit"]?.intValue == Int64(lastVisits["\(row["run"]!.stringValue!)/\(row["session"]!.stringValue!)"]!)
+            XCTAssertEqual(row["censored"], isLast ? 1 : 0, row.description)
+        }
+        // A load time goes with a finished load, and only with one.
+        for row in visits {
+            let outcome = try XCTUnwrap(row["load_outcome"]?.stringValue)
+            XCTAssertTrue(["", "loaded", "empty", "failed", "abandoned", "censored"].contains(outcome), outcome)
+            XCTAssertEqual(row["load_ms"] != .null, ["loaded", "empty", "failed"].contains(outcome), row.description)
+        }
+        XCTAssertEqual(Set(visits.compactMap { $0["load_outcome"]?.stringValue }), ["", "loaded", "empty", "failed", "abandoned"])
+    }
+
+    func testVisitRowsTimeEachFirstVisitsLoadAndMarkTheCensoredLastVisit() throws {
+        let events = try LoadFixture.events()
+        // Slow's report comes after it left the window: dropped.
+        XCTAssertEqual(events.filter { $0.kind == .screenReady }.map { "\($0.screen ?? "") \($0.payload["outcome"]?.stringValue ?? "")" },
+                       ["Home#1 loaded", "Feed#1 loaded", "Broken#1 failed"])
+        var encoder = ClickHouseEncoder()
+        var rows: [JSONValue] = []
+        for event in events { rows += encoder.consume(event).visits }
+        rows += encoder.finish().visits
+        let visits = rows.map { row in
+            ["screen", "load_outcome", "load_ms", "censored", "dwell_ns"].map { row[$0]?.serialized() ?? "-" }.joined(separator: " ")
+        }
+        XCTAssertEqual(visits, [
+            #""Home#1" "loaded" 0 0 100000000"#,
+            #""Feed#1" "loaded" 300 0 500000000"#,
+            #""Home#1" "" null 0 400000000"#,
+            #""Slow#1" "abandoned" null 0 200000000"#,
+            #""Home#1" "" null 0 300000000"#,
+            #""Broken#1" "failed" 50 0 300000000"#,
+            #""Home#1" "" null 0 200000000"#,
+            #""Pending#1" "censored" null 1 500000000"#,
+        ])
     }
 
     /// Runs transitions.sql and dwell.sql, translated to SQLite, over the exported visits.
-    /// The only translations: count() → count(*), and ClickHouse's
-    /// quantileExactInclusive(0.5) → the mean of the middle one or two rows.
+    /// The only translations: count() → count(*), countIf(c) → sum(c), and ClickHouse's
+    /// quantileExactInclusiveIf(0.5)(x, c) → the mean of the middle one or two rows where c.
     static let sqliteQueries = """
         import json, sqlite3, sys
         rows = [json.loads(line) for line in open(sys.argv[1])]
         db = sqlite3.connect(":memory:")
-        db.execute("CREATE TABLE navlog_visits (run TEXT, session TEXT, visit INTEGER, screen_type TEXT, from_screen_type TEXT, dwell_ns INTEGER)")
-        db.executemany("INSERT INTO navlog_visits VALUES (?, ?, ?, ?, ?, ?)",
-            [(r["run"], r["session"], r["visit"], r["screen_type"], r["from_screen_type"], r["dwell_ns"]) for r in rows])
+        db.execute("CREATE TABLE navlog_visits (run TEXT, session TEXT, visit INTEGER, screen_type TEXT, from_screen_type TEXT, dwell_ns INTEGER, censored INTEGER)")
+        db.executemany("INSERT INTO navlog_visits VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(r["run"], r["session"], r["visit"], r["screen_type"], r["from_screen_type"], r["dwell_ns"], r["censored"]) for r in rows])
         transitions = db.execute('''
             SELECT from_screen_type AS from_screen, screen_type AS to_screen, count(*) AS transitions,
                    round(count(*) * 1.0 / sum(count(*)) OVER (PARTITION BY from_screen_type), 4) AS share
             FROM navlog_visits WHERE visit > 1
             GROUP BY from_screen_type, screen_type
             ORDER BY transitions DESC, from_screen, to_screen''').fetchall()
-        dwell = db.execute('''
-            SELECT screen_type, max(n), round(avg(dwell_ns) / 1e6, 3) FROM (
+        counts = db.execute('''
+            SELECT screen_type, sum(censored = 0) AS n, sum(censored = 1) AS censored_visits
+            FROM navlog_visits
+            GROUP BY screen_type
+            ORDER BY n DESC, censored_visits DESC, screen_type''').fetchall()
+        medians = dict(db.execute('''
+            SELECT screen_type, round(avg(dwell_ns) / 1e6, 3) FROM (
                 SELECT screen_type, dwell_ns,
                        row_number() OVER (PARTITION BY screen_type ORDER BY dwell_ns) AS rank,
                        count(*) OVER (PARTITION BY screen_type) AS n
-                FROM navlog_visits)
+                FROM navlog_visits WHERE censored = 0)
             WHERE rank IN ((n + 1) / 2, (n + 2) / 2)
-            GROUP BY screen_type''').fetchall()
+            GROUP BY screen_type''').fetchall())
+        dwell = [[screen, n, medians.get(screen), censored] for screen, n, censored in counts]
         print(json.dumps({"transitions": transitions, "dwell": dwell}))
         """
 
@@ -104,10 +155,7 @@ final class ClickHouseExportTests: XCTestCase {
 
     func testTheFunnelSQLGivesTheFunnelOfTheReport() throws {
         let journal = ExportTestSupport.seedJournal
-        let visits = try ExportTestSupport.export(["export", journal, "--format", "clickhouse", "--table", "visits"])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("visits-\(UUID().uuidString).jsonl")
-        try visits.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try visitsFile(of: journal)
         for steps in ["Dashboard,Settings,Profile", "Master,Detail,Share"] {
             let result = try ExportTestSupport.python(ClickHouseExportTests.funnelEvaluation, [file.path, steps])
             XCTAssertEqual(result.status, 0, result.stderr)
@@ -124,10 +172,7 @@ final class ClickHouseExportTests: XCTestCase {
 
     func testTheSQLGivesTheTransitionsSharesAndDwellMediansOfTheReport() throws {
         let journal = ExportTestSupport.seedJournal
-        let visits = try ExportTestSupport.export(["export", journal, "--format", "clickhouse", "--table", "visits"])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("visits-\(UUID().uuidString).jsonl")
-        try visits.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
+        let file = try visitsFile(of: journal)
         let result = try ExportTestSupport.python(ClickHouseExportTests.sqliteQueries, [file.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let sql = try JSONValue(parsing: result.stdout)
@@ -142,17 +187,85 @@ final class ClickHouseExportTests: XCTestCase {
         XCTAssertFalse(expectedTransitions.isEmpty)
         XCTAssertEqual(actualTransitions, expectedTransitions)
 
-        var medians: [String: (n: Int64, median: Double)] = [:]
-        for row in sql["dwell"]?.arrayValue ?? [] {
-            let columns = row.arrayValue!
-            medians[columns[0].stringValue!] = (columns[1].intValue!, columns[2].doubleValue!)
-        }
+        // Same screens in the same order, same n and censored visits, same medians (null where
+        // every visit of a type was cut off).
+        let sqlDwell = sql["dwell"]?.arrayValue?.compactMap(\.arrayValue) ?? []
         let dwell = report["dwell"]?.arrayValue ?? []
-        XCTAssertEqual(Set(medians.keys), Set(dwell.compactMap { $0["screen"]?.stringValue }))
-        for item in dwell {
+        XCTAssertEqual(sqlDwell.map { $0[0].stringValue ?? "" }, dwell.map { $0["screen"]?.stringValue ?? "" })
+        for (row, item) in zip(sqlDwell, dwell) {
             let screen = item["screen"]!.stringValue!
-            XCTAssertEqual(medians[screen]?.n, item["n"]?.intValue, screen)
-            XCTAssertEqual(medians[screen]?.median ?? -1, item["median_ms"]?.doubleValue ?? 0, accuracy: 0.0011, screen)
+            XCTAssertEqual(row[1].intValue, item["n"]?.intValue, screen)
+            XCTAssertEqual(row[3].intValue, item["censored"]?.intValue, screen)
+            if let median = item["median_ms"]?.doubleValue {
+                XCTAssertEqual(row[2].doubleValue ?? -1, median, accuracy: 0.0011, screen)
+            } else {
+                XCTAssertEqual(row[2], .null, screen)
+            }
         }
+        XCTAssertGreaterThan(dwell.reduce(0) { $0 + ($1["censored"]?.intValue ?? 0) }, 0, "the seed sessions end on a visit")
+    }
+
+    /// Evaluates load.sql step by step in Python, one expression a column: the rows where
+    /// load_outcome != '', grouped by screen type, quantileExactInclusive(0.5) as the mean of
+    /// the middle one or two times, p90 at rank ceil(0.9 n), countIf and the two shares with
+    /// round(x, 4), ordered by n + abandoned descending, then screen.
+    static let loadEvaluation = """
+        import json, math, sys
+        groups = {}
+        for line in open(sys.argv[1]):
+            row = json.loads(line)
+            if row["load_outcome"] != "":
+                groups.setdefault(row["screen_type"], []).append(row)
+        result = []
+        for screen, rows in groups.items():
+            times = sorted(r["load_ms"] for r in rows if r["load_ms"] is not None)
+            n = len(times)
+            median = None if n == 0 else round((times[(n - 1) // 2] + times[n // 2]) / 2, 3)
+            p90 = None if n == 0 else round(times[math.ceil(0.9 * n) - 1], 3)
+            count = lambda outcome: sum(1 for r in rows if r["load_outcome"] == outcome)
+            abandoned, failed = count("abandoned"), count("failed")
+            result.append({
+                "screen": screen, "n": n, "median_ms": median, "p90_ms": p90,
+                "loaded": count("loaded"), "empty": count("empty"), "failed": failed,
+                "abandoned": abandoned, "censored": count("censored"),
+                "abandoned_share": 0 if n + abandoned == 0 else round(abandoned / (n + abandoned), 4),
+                "failed_share": 0 if n == 0 else round(failed / n, 4),
+            })
+        result.sort(key=lambda r: (-(r["n"] + r["abandoned"]), r["screen"]))
+        print(json.dumps(result))
+        """
+
+    func testTheLoadSQLGivesTheLoadSectionOfTheReport() throws {
+        let journal = ExportTestSupport.seedJournal
+        let file = try visitsFile(of: journal)
+        let result = try ExportTestSupport.python(ClickHouseExportTests.loadEvaluation, [file.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let sql = try XCTUnwrap(try JSONValue(parsing: result.stdout).arrayValue)
+        let report = try XCTUnwrap(try JSONValue(parsing: try ExportTestSupport.export(["report", journal, "--output", "json"]))["load"]?.arrayValue)
+
+        XCTAssertEqual(sql.map { $0["screen"]?.stringValue ?? "" }, report.map { $0["screen"]?.stringValue ?? "" })
+        for (row, item) in zip(sql, report) {
+            let screen = item["screen"]!.stringValue!
+            for key in ["n", "loaded", "empty", "failed", "abandoned", "censored"] {
+                XCTAssertEqual(row[key]?.intValue, item[key]?.intValue, "\(screen) \(key)")
+            }
+            for key in ["median_ms", "p90_ms"] {
+                if let expected = item[key]?.doubleValue {
+                    XCTAssertEqual(row[key]?.doubleValue ?? -1, expected, accuracy: 0.0011, "\(screen) \(key)")
+                } else {
+                    XCTAssertEqual(row[key], .null, "\(screen) \(key)")
+                }
+            }
+            // Half-way ties round to even in ClickHouse and Python, away from zero in the report.
+            for key in ["abandoned_share", "failed_share"] {
+                XCTAssertEqual(row[key]?.doubleValue ?? -1, item[key]?.doubleValue ?? 0, accuracy: 0.00011, "\(screen) \(key)")
+            }
+        }
+        // The seed journal has loads of these kinds, so each of their columns was compared.
+        for key in ["loaded", "empty", "failed", "abandoned"] {
+            XCTAssertGreaterThan(report.reduce(0) { $0 + ($1[key]?.intValue ?? 0) }, 0, key)
+        }
+        let articles = try XCTUnwrap(report.first { $0["screen"] == "Articles" })
+        XCTAssertGreaterThanOrEqual(articles["median_ms"]?.doubleValue ?? 0, 300, "the articles feed takes 300 ms or more to load")
     }
 }

@@ -83,13 +83,29 @@ enum ExportTestSupport {
 
     // MARK: - Journals
 
-    /// A journal of the seed scenarios (one run each) and of seeded random walks over two apps
-    /// (several sessions each, interleaved), recorded once per test process.
+    /// Scenarios whose loads go the ways the report tells apart: abandoned (the user leaves
+    /// while the list loads), failed and empty. (A load still running at the end is censored
+    /// only in a session that recorded some screen.ready: see ``LoadFixture``.)
+    static let loadScenarios: [(name: String, script: String)] = [
+        ("abandoned", "app articles latency_ms=800\nwait 200ms\ntap open-bookmarks\nwait 1s\nback\nwait 500ms\n"),
+        ("failed", "app articles latency_ms=500 failure_rate=0.5 seed=3\nwait 1500ms\ntap retry\nwait 500ms\ntap open-bookmarks\nwait 300ms\n"),
+        ("empty", "app content-list latency_ms=300 dataset=empty\nwait 1s\n"),
+        ("covered", "app content-list latency_ms=2000\ntap open-filter\nwait 300ms\ndismiss\nwait 500ms\n"),
+    ]
+
+    /// A journal of the seed scenarios and ``loadScenarios`` (one run each) and of seeded random
+    /// walks over two apps (several sessions each, interleaved), recorded once per test process.
     static let seedJournal: String = {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navlog-export-seed-\(UUID().uuidString)").path
         let scenarios = (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Config/scenarios").path)) ?? []
         for scenario in scenarios.filter({ $0.hasSuffix(".scenario") }).sorted() {
             _ = try? navlog(["run", "--script", "Config/scenarios/\(scenario)", "--journal", directory, "--label", "scenario=\(scenario)"])
+        }
+        for (name, script) in loadScenarios {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("navlog-export-\(name)-\(UUID().uuidString).scenario")
+            try? script.write(to: file, atomically: true, encoding: .utf8)
+            _ = try? navlog(["run", "--script", file.path, "--journal", directory, "--label", "scenario=\(name)"])
+            try? FileManager.default.removeItem(at: file)
         }
         for app in ["master-detail", "tabs"] {
             // Explorer findings exit 1; the journal is what matters here.

@@ -164,8 +164,61 @@ final class OTLPExportTests: XCTestCase {
         XCTAssertEqual(home.attribute("navlog.unfinished"), .bool(true))
         XCTAssertEqual(spans.last?.role, .session, "the session span comes out last")
         XCTAssertEqual(home.endNanoseconds, spans.last?.endNanoseconds)
-        // The back button's action is an event of the screen it was pressed on.
-        XCTAssertEqual(leakyScreen.events.map(\.name), ["action"])
+        // The screen's first display and the back button's action pressed on it are its events.
+        XCTAssertEqual(leakyScreen.events.map(\.name), ["screen.ready", "action"])
+    }
+
+    func testScreenSpansCarryTheirFirstVisitsLoadAndTheCutOffOneIsCensored() throws {
+        var encoder = OTLPTraceEncoder()
+        var spans: [OTLPSpan] = []
+        for event in try LoadFixture.events() { spans += encoder.consume(event) }
+        let screens = spans.filter { $0.role == .screen }.map { span in
+            ([span.name] + ["navlog.load_ms", "navlog.load_outcome", "navlog.censored", "navlog.unfinished"].compactMap { key in
+                span.attribute(key).map { "\(key.dropFirst("navlog.".count))=\($0.jsonValue.serialized())" }
+            }).joined(separator: " ")
+        }
+        // Spans come out as screens leave; Home and Pending are still shown at the end, and
+        // Pending, the one the user sees, is cut off while it loads: no load outcome.
+        XCTAssertEqual(screens, [
+            #"Feed load_ms={"doubleValue":300} load_outcome={"stringValue":"loaded"}"#,
+            #"Slow load_outcome={"stringValue":"abandoned"}"#,
+            #"Broken load_ms={"doubleValue":50} load_outcome={"stringValue":"failed"}"#,
+            #"Home load_ms={"doubleValue":0} load_outcome={"stringValue":"loaded"} unfinished={"boolValue":true}"#,
+            #"Pending censored={"boolValue":true} unfinished={"boolValue":true}"#,
+        ])
+    }
+
+    func testScreenSpanLoadsAddUpToTheReportsLoadSectionAndCensoredSpansToItsDwell() throws {
+        let journal = ExportTestSupport.seedJournal
+        let spans = try spans(of: try ExportTestSupport.export(["export", journal, "--format", "otlp-json"])).map(\.span)
+        let report = try JSONValue(parsing: try ExportTestSupport.export(["report", journal, "--output", "json"]))
+        var outcomes: [String: [String: Int64]] = [:]
+        var times: [String: [Double]] = [:]
+        for span in spans {
+            guard let screen = span["name"]?.stringValue, let outcome = attribute(span, "navlog.load_outcome")?["stringValue"]?.stringValue else { continue }
+            outcomes[screen, default: [:]][outcome, default: 0] += 1
+            if let milliseconds = attribute(span, "navlog.load_ms")?["doubleValue"]?.doubleValue { times[screen, default: []].append(milliseconds) }
+        }
+        let load = try XCTUnwrap(report["load"]?.arrayValue)
+        XCTAssertEqual(Set(outcomes.keys), Set(load.compactMap { $0["screen"]?.stringValue }))
+        for item in load {
+            let screen = try XCTUnwrap(item["screen"]?.stringValue)
+            for outcome in ["loaded", "empty", "failed", "abandoned"] {
+                XCTAssertEqual(outcomes[screen]?[outcome] ?? 0, item[outcome]?.intValue, "\(screen) \(outcome)")
+            }
+            let sorted = (times[screen] ?? []).sorted()
+            XCTAssertEqual(Int64(sorted.count), item["n"]?.intValue, screen)
+            if !sorted.isEmpty {
+                let median = (sorted[(sorted.count - 1) / 2] + sorted[sorted.count / 2]) / 2
+                XCTAssertEqual(median, item["median_ms"]?.doubleValue ?? -1, accuracy: 0.0011, screen)
+            }
+        }
+        XCTAssertGreaterThan(outcomes.values.reduce(0) { $0 + ($1["abandoned"] ?? 0) }, 0)
+        // One censored span per session that ends on a screen: the report's censored visits.
+        let censored = spans.filter { attribute($0, "navlog.censored") == ["boolValue": true] }.count
+        let reportCensored = (report["dwell"]?.arrayValue ?? []).reduce(0) { $0 + ($1["censored"]?.intValue ?? 0) }
+        XCTAssertEqual(Int64(censored), reportCensored)
+        XCTAssertGreaterThan(censored, 0)
     }
 
     func testTheEncoderHandsOutSpansAsCoordinatorsGoAwayAndForgetsEndedSessions() throws {

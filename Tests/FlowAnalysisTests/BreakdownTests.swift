@@ -31,7 +31,8 @@ final class BreakdownTests: XCTestCase {
         XCTAssertEqual(version.map { $0.transitions.map { "\($0.from)>\($0.to):\($0.count)" } }, [["Home>Detail:2"], ["Home>Search:1"]])
         // Both 1.0 sessions end on Detail and the 2.0 one on Search: all dead ends.
         XCTAssertEqual(version.map(\.deadEndSessions), [2, 1])
-        XCTAssertEqual(version[0].dwell.map(\.screen), ["Detail", "Home"])
+        // Their Detail visits are cut off by session.end (censored): Home has the dwell samples.
+        XCTAssertEqual(version[0].dwell.map { "\($0.screen):\($0.summary.count)+\($0.censored)" }, ["Home:2+0", "Detail:0+2"])
         // `app` is not a run label: it comes from session.start.
         XCTAssertEqual(report.breakdown[1].values.map { "\($0.value):\($0.sessions)" }, ["demo:2", "other:1"])
         // Nobody has a `host` label.

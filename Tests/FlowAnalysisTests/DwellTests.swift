@@ -33,7 +33,8 @@ final class DwellTests: XCTestCase {
         XCTAssertEqual(OrderStatistics.percentile(0.9, ofSorted: (1...6).map(Double.init)), 6)
     }
 
-    /// Six sessions: Home for 100 ms, then Detail for 10, 20, …, 60 ms until the session ends.
+    /// Six sessions: Home for 100 ms, then Detail for 10, 20, …, 60 ms, then back on Home for
+    /// 5 ms until the session ends (that last visit is cut off: censored).
     private func sixSessions() -> [SessionScript] {
         (1...6).map { index in
             var script = SessionScript("s-\(index)")
@@ -42,6 +43,9 @@ final class DwellTests: XCTestCase {
             let tap = script.action("detail", on: "Home#1")
             script.push("Detail#1", cause: tap)
             script.wait(UInt64(index) * 10)
+            let back = script.action("system.back", on: "Detail#1")
+            script.pop("Detail#1", to: "Home#1", cause: back)
+            script.wait(5)
             script.end()
             return script
         }
@@ -52,6 +56,7 @@ final class DwellTests: XCTestCase {
         let detail = try XCTUnwrap(report.dwell.first { $0.screen == "Detail" })
         // Samples 10…60: median (30 + 40) / 2 = 35; n = 6 gives ranks 1 and 6; p90 rank 6.
         XCTAssertEqual(detail.summary.count, 6)
+        XCTAssertEqual(detail.censored, 0)
         XCTAssertEqual(detail.summary.medianMilliseconds, 35)
         XCTAssertEqual(detail.summary.ci95LowMilliseconds, 10)
         XCTAssertEqual(detail.summary.ci95HighMilliseconds, 60)
@@ -68,8 +73,10 @@ final class DwellTests: XCTestCase {
     func testTooFewSamplesSayWhy() throws {
         let report = makeReport(Array(sixSessions().prefix(5)))
         let home = try XCTUnwrap(report.dwell.first { $0.screen == "Home" })
-        // Every Home visit lasts 100 ms; five samples are too few for an interval.
+        // Every first Home visit lasts 100 ms; five samples are too few for an interval. The
+        // five 5 ms visits back on Home are cut off by session.end: censored, not samples.
         XCTAssertEqual(home.summary.count, 5)
+        XCTAssertEqual(home.censored, 5)
         XCTAssertEqual(home.summary.medianMilliseconds, 100)
         XCTAssertNil(home.summary.ci95LowMilliseconds)
         XCTAssertNil(home.summary.ci95HighMilliseconds)

@@ -3,15 +3,19 @@ import Navigation
 import XCTest
 
 final class JSONSchemaTests: XCTestCase {
-    /// One session: Home from 0 to 100 ms, then Detail (a tap and a push) until the end at
-    /// 150 ms; seven events (start, coordinator start, push, root, action, push, end).
+    /// One session: Home from 0 to 100 ms, ready at once, then Detail (a tap and a push),
+    /// ready 20 ms later, until the end at 150 ms; nine events (start, coordinator start, push,
+    /// root, ready, action, push, ready, end).
     static func tinyReport() -> FlowReport {
         var script = SessionScript()
         script.launch()
+        script.ready("Home#1", cause: 2)
         script.wait(100)
         let tap = script.action("detail", on: "Home#1")
         script.push("Detail#1", cause: tap)
-        script.wait(50)
+        script.wait(20)
+        script.ready("Detail#1", cause: tap)
+        script.wait(30)
         script.end()
         let options = ReportOptions(
             subpathLengths: 2...2, pathsFrom: ["Home"], pathsTo: ["Detail"],
@@ -20,31 +24,41 @@ final class JSONSchemaTests: XCTestCase {
         return makeReport([script], options: options)
     }
 
-    /// The whole JSON of the tiny report, worked out by hand: Home dwells 100 ms and Detail
-    /// 50 ms (n = 1, so no interval); one transition Home → Detail with share 1; Detail is a
-    /// dead end (not the first screen); the funnel converts in 100 ms (Home at 0, Detail at
-    /// 100); the AppCoordinator started and never finished in this hand-made stream.
+    /// The whole JSON of the tiny report, worked out by hand: Home dwells 100 ms (n = 1, so no
+    /// interval); Detail's only visit is cut off by the session's end, so it is censored and has
+    /// no dwell sample; Home loads in 0 ms and Detail in 20 ms (ready during its censored visit,
+    /// so timed); one transition Home → Detail with share 1; Detail is a dead end (not the first
+    /// screen); the funnel converts in 100 ms (Home at 0, Detail at 100); the AppCoordinator
+    /// started and never finished in this hand-made stream.
     func testTinyReportJSON() {
+        let home = """
+            {"censored":0,"ci95_high_ms":null,"ci95_low_ms":null,"ci_note":"too few samples (n < 6)",
+            "histogram":[{"count":1,"high_ms":100,"low_ms":100}],"median_ms":100,"n":1,"p90_ms":100,"sample_n":1,
+            "screen":"Home"}
+            """
+        let detail = """
+            {"censored":1,"ci95_high_ms":null,"ci95_low_ms":null,"ci_note":"no samples","histogram":[],
+            "median_ms":null,"n":0,"p90_ms":null,"sample_n":0,"screen":"Detail"}
+            """
+        let dwell = "[\(home),\(detail)]"
         let expected = """
-            {"breakdown":[{"label":"app","values":[{"dead_end_sessions":1,"dwell":[{"ci95_high_ms":null,
-            "ci95_low_ms":null,"ci_note":"too few samples (n < 6)","histogram":[{"count":1,"high_ms":50,
-            "low_ms":50}],"median_ms":50,"n":1,"p90_ms":50,"sample_n":1,"screen":"Detail"},{"ci95_high_ms":null,
-            "ci95_low_ms":null,"ci_note":"too few samples (n < 6)","histogram":[{"count":1,"high_ms":100,
-            "low_ms":100}],"median_ms":100,"n":1,"p90_ms":100,"sample_n":1,"screen":"Home"}],"events":7,
+            {"breakdown":[{"label":"app","values":[{"dead_end_sessions":1,"dwell":\(dwell),"events":9,
             "funnels":[{"conversion":1,"name":"detail"}],"leaks":0,"sessions":1,"transitions":[{"count":1,
             "from":"Home","share":1,"to":"Detail"}],"value":"demo"}]}],"churn":[],"dead_ends":[{"examples":["s-1"],
-            "screen":"Detail","sessions":1}],"dwell":[{"ci95_high_ms":null,"ci95_low_ms":null,"ci_note":"too few samples (n < 6)",
-            "histogram":[{"count":1,"high_ms":50,"low_ms":50}],"median_ms":50,"n":1,"p90_ms":50,"sample_n":1,
-            "screen":"Detail"},{"ci95_high_ms":null,"ci95_low_ms":null,"ci_note":"too few samples (n < 6)",
-            "histogram":[{"count":1,"high_ms":100,"low_ms":100}],"median_ms":100,"n":1,"p90_ms":100,"sample_n":1,
-            "screen":"Home"}],"events":7,"funnels":[{"name":"detail","steps":[{"conversion":1,"drop_off":0,
+            "screen":"Detail","sessions":1}],"dwell":\(dwell),"events":9,"funnels":[{"name":"detail","steps":[{"conversion":1,"drop_off":0,
             "screen":"Home","sessions":1,"step_conversion":1,"went_instead":[]},{"conversion":1,"drop_off":0,
             "screen":"Detail","sessions":1,"step_conversion":1,"went_instead":[]}],"time_to_convert":{"ci95_high_ms":null,
             "ci95_low_ms":null,"ci_note":"too few samples (n < 6)","median_ms":100,"n":1,"p90_ms":100,"sample_n":1}}],
             "leaks":{"count":0,"examples":[],"groups":[]},"lifecycles":{"edges":[],"trees":[{"nodes":[{"children":[],
             "coordinator":"AppCoordinator#1","deallocated":false,"finished":false,"parent":null,"started":true}],
             "session":"s-1"}],"types":[{"coordinator":"AppCoordinator","deallocated":0,"finished":0,"started":1,
-            "unbalanced":1}],"unbalanced":1},"loops":{"cycles":[],"repeats":[]},"paths":{"from":[{"paths":[{"screens":["Home",
+            "unbalanced":1}],"unbalanced":1},"load":[{"abandoned":0,"abandoned_share":0,"censored":0,"ci95_high_ms":null,
+            "ci95_low_ms":null,"ci_note":"too few samples (n < 6)","empty":0,"failed":0,"failed_share":0,
+            "histogram":[{"count":1,"high_ms":20,"low_ms":20}],"loaded":1,"median_ms":20,"n":1,"p90_ms":20,"sample_n":1,
+            "screen":"Detail"},{"abandoned":0,"abandoned_share":0,"censored":0,"ci95_high_ms":null,"ci95_low_ms":null,
+            "ci_note":"too few samples (n < 6)","empty":0,"failed":0,"failed_share":0,"histogram":[{"count":1,
+            "high_ms":0,"low_ms":0}],"loaded":1,"median_ms":0,"n":1,"p90_ms":0,"sample_n":1,"screen":"Home"}],
+            "loops":{"cycles":[],"repeats":[]},"paths":{"from":[{"paths":[{"screens":["Home",
             "Detail","(end)"],"sessions":1,"total":1}],"screen":"Home"}],"sessions":[{"screens":["Home",
             "Detail"],"sessions":1,"total":1}],"steps":[{"count":1,"from":"Home","step":1,"to":"Detail"}],
             "subpaths":[{"screens":["Home","Detail"],"sessions":1,"total":1}],"to":[{"paths":[{"screens":["(start)",
@@ -61,7 +75,7 @@ final class JSONSchemaTests: XCTestCase {
     func testEveryKeyIsPinned() {
         let expected: Set<String> = [
             "breakdown", "breakdown[].label", "breakdown[].values", "breakdown[].values[].dead_end_sessions",
-            "breakdown[].values[].dwell", "breakdown[].values[].dwell[].ci95_high_ms",
+            "breakdown[].values[].dwell", "breakdown[].values[].dwell[].censored", "breakdown[].values[].dwell[].ci95_high_ms",
             "breakdown[].values[].dwell[].ci95_low_ms", "breakdown[].values[].dwell[].ci_note",
             "breakdown[].values[].dwell[].histogram", "breakdown[].values[].dwell[].histogram[].count",
             "breakdown[].values[].dwell[].histogram[].high_ms", "breakdown[].values[].dwell[].histogram[].low_ms",
@@ -76,7 +90,7 @@ final class JSONSchemaTests: XCTestCase {
             "churn", "churn[].changes", "churn[].changes_per_visit", "churn[].hidden", "churn[].ineffective",
             "churn[].non_rendered", "churn[].reverted", "churn[].screen", "churn[].visits",
             "dead_ends", "dead_ends[].examples", "dead_ends[].screen", "dead_ends[].sessions",
-            "dwell", "dwell[].ci95_high_ms", "dwell[].ci95_low_ms", "dwell[].ci_note", "dwell[].histogram",
+            "dwell", "dwell[].censored", "dwell[].ci95_high_ms", "dwell[].ci95_low_ms", "dwell[].ci_note", "dwell[].histogram",
             "dwell[].histogram[].count", "dwell[].histogram[].high_ms", "dwell[].histogram[].low_ms",
             "dwell[].median_ms", "dwell[].n", "dwell[].p90_ms", "dwell[].sample_n", "dwell[].screen",
             "events",
@@ -100,6 +114,10 @@ final class JSONSchemaTests: XCTestCase {
             "lifecycles.types", "lifecycles.types[].coordinator", "lifecycles.types[].deallocated",
             "lifecycles.types[].finished", "lifecycles.types[].started", "lifecycles.types[].unbalanced",
             "lifecycles.unbalanced",
+            "load", "load[].abandoned", "load[].abandoned_share", "load[].censored", "load[].ci95_high_ms",
+            "load[].ci95_low_ms", "load[].ci_note", "load[].empty", "load[].failed", "load[].failed_share",
+            "load[].histogram", "load[].histogram[].count", "load[].histogram[].high_ms", "load[].histogram[].low_ms",
+            "load[].loaded", "load[].median_ms", "load[].n", "load[].p90_ms", "load[].sample_n", "load[].screen",
             "loops", "loops.cycles", "loops.cycles[].screens", "loops.cycles[].sessions", "loops.cycles[].total",
             "loops.repeats", "loops.repeats[].extra_visits", "loops.repeats[].screen", "loops.repeats[].sessions",
             "paths", "paths.from", "paths.from[].paths", "paths.from[].paths[].screens",
@@ -131,10 +149,11 @@ final class JSONSchemaTests: XCTestCase {
     }
 
     /// A report where every list has at least one entry: a ping-pong, a double push, churn,
-    /// a leak, a funnel and a breakdown.
+    /// a leak, a funnel, a breakdown and a load.
     static func richReport() -> FlowReport {
         var script = SessionScript()
         script.launch()
+        script.ready("Home#1", cause: 2)
         script.change("HomePresenter#1", on: "Home#1", from: ["a": 1], to: ["a": 2])
         let coordinate = script.record(.coordinatorCoordinate, subject: "AppCoordinator#1", payload: ["child": "ChildCoordinator#1"])
         script.record(.coordinatorStart, subject: "ChildCoordinator#1", cause: coordinate, parent: "AppCoordinator#1")

@@ -3,12 +3,6 @@ import Navigation
 import XCTest
 
 extension SessionScript {
-    /// Records `screen.ready` for `screen` with `outcome`, as the runtime does.
-    @discardableResult
-    mutating func ready(_ screen: String, _ outcome: String = "loaded", cause: UInt64? = nil) -> UInt64 {
-        record(.screenReady, subject: "AppCoordinator#1", screen: screen, cause: cause, payload: ["outcome": .string(outcome)])
-    }
-
     /// Launches `home`, ready at once, as the runtime records a screen without asynchronous work.
     mutating func launchReady(_ home: String = "Home#1") {
         launch(home)
@@ -41,7 +35,7 @@ final class LoadTests: XCTestCase {
         two.wait(100)
         two.push("Feed#1", cause: two.action("feed", on: "Home#1"))
         two.wait(400)
-        two.ready("Feed#1", "failed")
+        two.ready("Feed#1", outcome: "failed")
         two.wait(500)
         let tap = two.action("detail", on: "Feed#1")
         two.push("Detail#1", cause: tap)

@@ -93,6 +93,12 @@ struct SessionScript {
         record(.action, subject: screen, screen: screen, payload: ["element": .string(element), "role": "button"])
     }
 
+    /// Records the first full display of `screen` (`screen.ready`) with `outcome`.
+    @discardableResult
+    mutating func ready(_ screen: String, outcome: String = "loaded", cause: UInt64? = nil) -> UInt64 {
+        record(.screenReady, subject: "AppCoordinator#1", screen: screen, cause: cause, payload: ["outcome": .string(outcome)])
+    }
+
     /// Records a view-model change of `subject` on `screen` from `previous` to `snapshot`.
     @discardableResult
     mutating func change(_ subject: String, on screen: String, from previous: [String: JSONValue], to snapshot: [String: JSONValue], viewModel: String = "HomeViewModel") -> UInt64 {

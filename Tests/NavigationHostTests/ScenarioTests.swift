@@ -102,6 +102,18 @@ final class ScenarioRunnerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(times.last! - times.first!, 60_000_000_000)
     }
 
+    func testWorkThatFallsDueDuringAWaitIsRecordedWhenItRan() throws {
+        // Home's list loads 200 ms after launch: a 2 s wait runs the load at 200 ms, not 2 s.
+        let (session, sink) = try makeSession()
+        _ = ScenarioRunner.run(try ScenarioParser.parse("wait 2s\ntap detail", source: "t"), on: session)
+        let start = try XCTUnwrap(sink.events.first).monotonicNanoseconds
+        let loaded = try XCTUnwrap(sink.events.first { $0.kind == .viewModelChange }).monotonicNanoseconds - start
+        XCTAssertGreaterThanOrEqual(loaded, 200_000_000)
+        XCTAssertLessThan(loaded, 1_000_000_000)
+        let tap = try XCTUnwrap(sink.events.first { $0.kind == .action }).monotonicNanoseconds - start
+        XCTAssertGreaterThanOrEqual(tap, 2_000_000_000)
+    }
+
     func testFailedExpectationShowsExpectedAndActual() throws {
         let (session, _) = try makeSession()
         let outcome = ScenarioRunner.run(try ScenarioParser.parse("tap detail\nexpect screen Sheet\ntap sheet", source: "x.scenario"), on: session)

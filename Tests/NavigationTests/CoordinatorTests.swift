@@ -12,6 +12,7 @@ final class CoordinatorTests: XCTestCase {
             "2 coordinator.start RootCoordinator#1 ←1",
             "3 screen.push RootCoordinator#1 [Home#1] ←2",
             "4 window.root RootCoordinator#1 [Home#1] ←2",
+            "5 screen.ready RootCoordinator#1 [Home#1] ←2",
         ])
 
         let child = ScreenCoordinator(context: context, stack: root.stack, screenName: "Detail")
@@ -19,16 +20,17 @@ final class CoordinatorTests: XCTestCase {
         XCTAssertTrue(child.parent === root)
         XCTAssertEqual(root.children.map(\.id), ["ScreenCoordinator#1"])
         assertEvents(sink, [
-            "5 coordinator.coordinate RootCoordinator#1 ←1",
-            "6 coordinator.start ScreenCoordinator#1 ←5",
-            "7 screen.push ScreenCoordinator#1 [Detail#1] ←6",
+            "6 coordinator.coordinate RootCoordinator#1 ←1",
+            "7 coordinator.start ScreenCoordinator#1 ←6",
+            "8 screen.push ScreenCoordinator#1 [Detail#1] ←7",
+            "9 screen.ready ScreenCoordinator#1 [Detail#1] ←7",
         ])
         XCTAssertEqual(sink.events.isEmpty, true)
 
         child.finish()
         XCTAssertTrue(root.children.isEmpty)
         XCTAssertTrue(child.isFinished)
-        assertEvents(sink, ["8 coordinator.finish ScreenCoordinator#1 ←1"])
+        assertEvents(sink, ["10 coordinator.finish ScreenCoordinator#1 ←1"])
     }
 
     func testStartRecordsTheParent() throws {
@@ -56,10 +58,10 @@ final class CoordinatorTests: XCTestCase {
 
         root.finish()
         assertEvents(sink, [
-            "14 coordinator.finish ScreenCoordinator#2 ←1",
-            "15 coordinator.finish ScreenCoordinator#3 ←1",
-            "16 coordinator.finish ScreenCoordinator#1 ←1",
-            "17 coordinator.finish RootCoordinator#1 ←1",
+            "18 coordinator.finish ScreenCoordinator#2 ←1",
+            "19 coordinator.finish ScreenCoordinator#3 ←1",
+            "20 coordinator.finish ScreenCoordinator#1 ←1",
+            "21 coordinator.finish RootCoordinator#1 ←1",
         ])
         XCTAssertTrue(root.children.isEmpty && first.children.isEmpty)
     }
@@ -74,10 +76,10 @@ final class CoordinatorTests: XCTestCase {
         // The user goes back: the screen leaves, the coordinator is told, finishes, and goes away.
         try root.stack.userBack()
         assertEvents(sink, [
-            "8 action Detail#1 [Detail#1] ←1",
-            "9 screen.pop ScreenCoordinator#1 [Detail#1] ←8",
-            "10 coordinator.finish ScreenCoordinator#1 ←9",
-            "11 coordinator.deinit ScreenCoordinator#1 ←9",
+            "10 action Detail#1 [Detail#1] ←1",
+            "11 screen.pop ScreenCoordinator#1 [Detail#1] ←10",
+            "12 coordinator.finish ScreenCoordinator#1 ←11",
+            "13 coordinator.deinit ScreenCoordinator#1 ←11",
         ])
         XCTAssertTrue(LeakDetector.leaks(in: []).isEmpty)
     }
@@ -183,10 +185,10 @@ final class CoordinatorTests: XCTestCase {
         sink.removeAll()
         context.end()
         assertEvents(sink, [
-            "8 coordinator.finish ScreenCoordinator#1 ←1",
-            "9 coordinator.deinit ScreenCoordinator#1 ←1",
-            "10 coordinator.finish RootCoordinator#1 ←1",
-            "11 session.end Session#1",
+            "10 coordinator.finish ScreenCoordinator#1 ←1",
+            "11 coordinator.deinit ScreenCoordinator#1 ←1",
+            "12 coordinator.finish RootCoordinator#1 ←1",
+            "13 session.end Session#1",
         ])
         XCTAssertTrue(context.hasEnded)
         XCTAssertNil(context.window.root)

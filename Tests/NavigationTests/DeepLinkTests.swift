@@ -46,20 +46,24 @@ final class DeepLinkTests: XCTestCase {
         XCTAssertEqual(link.payload["steps"], [
             "dismiss all modals", "select tab settings", "pop SettingsStack#1 to root", "push privacy", "push advanced",
         ])
+        // Only Advanced is ready: the link passes through Settings and Privacy, which the user
+        // never sees (one intent, one transition), so their first display is still to come.
         assertEvents(sink, [
-            "6 deeplink LinkingCoordinator#1 [Home#1] ←1",
-            "7 tab.select LinkingCoordinator#1 [Settings#1] ←6",
-            "8 screen.push LinkingCoordinator#1 [Privacy#1] ←6",
-            "9 screen.push LinkingCoordinator#1 [Advanced#1] ←6",
+            "7 deeplink LinkingCoordinator#1 [Home#1] ←1",
+            "8 tab.select LinkingCoordinator#1 [Settings#1] ←7",
+            "9 screen.push LinkingCoordinator#1 [Privacy#1] ←7",
+            "10 screen.push LinkingCoordinator#1 [Advanced#1] ←7",
+            "11 screen.ready LinkingCoordinator#1 [Advanced#1] ←7",
         ])
 
         // Following a second link first unwinds the stack, under the second link's cause.
         try context.openDeepLink("app://settings/about", with: app)
         assertEvents(sink, [
-            "10 deeplink LinkingCoordinator#1 [Advanced#1] ←1",
-            "11 screen.pop LinkingCoordinator#1 [Advanced#1] ←10",
-            "12 screen.pop LinkingCoordinator#1 [Privacy#1] ←10",
-            "13 screen.push LinkingCoordinator#1 [About#1] ←10",
+            "12 deeplink LinkingCoordinator#1 [Advanced#1] ←1",
+            "13 screen.pop LinkingCoordinator#1 [Advanced#1] ←12",
+            "14 screen.pop LinkingCoordinator#1 [Privacy#1] ←12",
+            "15 screen.push LinkingCoordinator#1 [About#1] ←12",
+            "16 screen.ready LinkingCoordinator#1 [About#1] ←12",
         ])
     }
 
@@ -79,8 +83,8 @@ final class DeepLinkTests: XCTestCase {
         }
         XCTAssertEqual(context.window.visibleScreen?.id, "Sheet#1")
         assertEvents(sink, [
-            "7 deeplink LinkingCoordinator#1 [Sheet#1] ←1",
-            "8 error LinkingCoordinator#1 ←7",
+            "9 deeplink LinkingCoordinator#1 [Sheet#1] ←1",
+            "10 error LinkingCoordinator#1 ←9",
         ])
     }
 

@@ -10,6 +10,7 @@ final class EventModelTests: XCTestCase {
             "presenter.init", "presenter.deinit", "viewmodel.change",
             "action", "deeplink", "error",
             "journal.dropped",
+            "screen.ready",
         ])
         XCTAssertFalse(EventKind(rawValue: "screen.flip").isKnown)
     }

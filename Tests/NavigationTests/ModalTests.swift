@@ -24,17 +24,21 @@ final class ModalTests: XCTestCase {
         try context.window.dismiss()
         XCTAssertEqual(context.window.visibleScreen?.id, "Home#1")
         assertEvents(sink, [
-            "5 screen.present RootCoordinator#1 [Sheet#1] ←1",
-            "6 screen.dismiss RootCoordinator#1 [Sheet#1] ←1",
+            "6 screen.present RootCoordinator#1 [Sheet#1] ←1",
+            "7 screen.ready RootCoordinator#1 [Sheet#1] ←1",
+            "8 screen.dismiss RootCoordinator#1 [Sheet#1] ←1",
         ])
     }
 
     func testPresentPayloadNamesStyleAndWhatItCovers() throws {
         try context.window.present(makeScreen("Cover"), style: .fullScreen, owner: root)
         XCTAssertEqual(
-            sink.events.last?.payload,
+            sink.events.last { $0.kind == .screenPresent }?.payload,
             ["style": "full_screen", "content": "Cover#1", "over": "Home#1", "level": 1]
         )
+        // The cover's first appearance makes it ready: its view does not report readiness.
+        XCTAssertEqual(sink.events.last.map(traceLine), "7 screen.ready RootCoordinator#1 [Cover#1] ←1")
+        XCTAssertEqual(sink.events.last?.payload, ["outcome": "loaded"])
     }
 
     func testNestedModalsAndDismissBackToRoot() throws {
@@ -46,18 +50,21 @@ final class ModalTests: XCTestCase {
         XCTAssertEqual(context.window.modals.count, 2)
         XCTAssertEqual(context.window.visibleScreen?.id, "Third#1")
         assertEvents(sink, [
-            "5 screen.push RootCoordinator#1 [First#1] ←1",
-            "6 screen.present RootCoordinator#1 [First#1] ←1",
-            "7 screen.push RootCoordinator#1 [Second#1] ←1",
-            "8 screen.present RootCoordinator#1 [Third#1] ←1",
+            "6 screen.push RootCoordinator#1 [First#1] ←1",
+            "7 screen.present RootCoordinator#1 [First#1] ←1",
+            "8 screen.ready RootCoordinator#1 [First#1] ←1",
+            "9 screen.push RootCoordinator#1 [Second#1] ←1",
+            "10 screen.ready RootCoordinator#1 [Second#1] ←1",
+            "11 screen.present RootCoordinator#1 [Third#1] ←1",
+            "12 screen.ready RootCoordinator#1 [Third#1] ←1",
         ])
 
         try context.window.dismissAll()
         XCTAssertTrue(context.window.modals.isEmpty)
         XCTAssertEqual(context.window.visibleScreen?.id, "Home#1")
         assertEvents(sink, [
-            "9 screen.dismiss RootCoordinator#1 [Third#1] ←1",
-            "10 screen.dismiss RootCoordinator#1 [Second#1] ←1",
+            "13 screen.dismiss RootCoordinator#1 [Third#1] ←1",
+            "14 screen.dismiss RootCoordinator#1 [Second#1] ←1",
         ])
     }
 
@@ -81,8 +88,8 @@ final class ModalTests: XCTestCase {
         XCTAssertEqual(modalStack.screens.map(\.id), ["First#1"])
         XCTAssertEqual(root.stack.screens.map(\.id), ["Home#1"])
         assertEvents(sink, [
-            "8 action Second#1 [Second#1] ←1",
-            "9 screen.pop RootCoordinator#1 [Second#1] ←8",
+            "11 action Second#1 [Second#1] ←1",
+            "12 screen.pop RootCoordinator#1 [Second#1] ←11",
         ])
     }
 
@@ -103,9 +110,9 @@ final class ModalTests: XCTestCase {
         XCTAssertTrue(sheet.isFinished)
         XCTAssertTrue(root.children.isEmpty)
         assertEvents(sink, [
-            "8 action Sheet#1 [Sheet#1] ←1",
-            "9 screen.dismiss SheetCoordinator#1 [Sheet#1] ←8",
-            "10 coordinator.finish SheetCoordinator#1 ←9",
+            "10 action Sheet#1 [Sheet#1] ←1",
+            "11 screen.dismiss SheetCoordinator#1 [Sheet#1] ←10",
+            "12 coordinator.finish SheetCoordinator#1 ←11",
         ])
     }
 
@@ -135,9 +142,10 @@ final class ModalTests: XCTestCase {
         XCTAssertTrue(child.isFinished)
         XCTAssertEqual(child.leaves.map(\.1), [.replaced])
         assertEvents(sink, [
-            "9 screen.dismiss RootCoordinator#1 [Sheet#1] ←1",
-            "10 window.root RootCoordinator#1 [Login#1] ←1",
-            "11 coordinator.finish ScreenCoordinator#1 ←10",
+            "12 screen.dismiss RootCoordinator#1 [Sheet#1] ←1",
+            "13 window.root RootCoordinator#1 [Login#1] ←1",
+            "14 coordinator.finish ScreenCoordinator#1 ←13",
+            "15 screen.ready RootCoordinator#1 [Login#1] ←1",
         ])
     }
 }

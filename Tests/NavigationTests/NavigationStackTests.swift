@@ -27,8 +27,9 @@ final class NavigationStackTests: XCTestCase {
         XCTAssertTrue(popped === detail)
         XCTAssertFalse(detail.isShown)
         assertEvents(sink, [
-            "5 screen.push RootCoordinator#1 [Detail#1] ←1",
-            "6 screen.pop RootCoordinator#1 [Detail#1] ←1",
+            "6 screen.push RootCoordinator#1 [Detail#1] ←1",
+            "7 screen.ready RootCoordinator#1 [Detail#1] ←1",
+            "8 screen.pop RootCoordinator#1 [Detail#1] ←1",
         ])
     }
 
@@ -46,9 +47,9 @@ final class NavigationStackTests: XCTestCase {
         XCTAssertEqual(popped.map(\.id), ["C#1", "B#1", "A#1"])
         XCTAssertEqual(root.stack.screens.map(\.id), ["Home#1"])
         assertEvents(sink, [
-            "8 screen.pop RootCoordinator#1 [C#1] ←1",
-            "9 screen.pop RootCoordinator#1 [B#1] ←1",
-            "10 screen.pop RootCoordinator#1 [A#1] ←1",
+            "12 screen.pop RootCoordinator#1 [C#1] ←1",
+            "13 screen.pop RootCoordinator#1 [B#1] ←1",
+            "14 screen.pop RootCoordinator#1 [A#1] ←1",
         ])
     }
 
@@ -59,8 +60,8 @@ final class NavigationStackTests: XCTestCase {
         try root.stack.pop(to: a)
         XCTAssertEqual(root.stack.screens.map(\.id), ["Home#1", "A#1"])
         assertEvents(sink, [
-            "8 screen.pop RootCoordinator#1 [C#1] ←1",
-            "9 screen.pop RootCoordinator#1 [B#1] ←1",
+            "12 screen.pop RootCoordinator#1 [C#1] ←1",
+            "13 screen.pop RootCoordinator#1 [B#1] ←1",
         ])
         let stranger = makeScreen("Stranger")
         assertRefused("screen_not_in_stack", sink: sink) { try root.stack.pop(to: stranger) }
@@ -75,10 +76,12 @@ final class NavigationStackTests: XCTestCase {
         sink.removeAll()
         try root.stack.setScreens([home, a, makeScreen("X"), makeScreen("Y")])
         XCTAssertEqual(root.stack.screens.map(\.id), ["Home#1", "A#1", "X#1", "Y#1"])
+        // One replacement shows Y only: X goes in under it and is not ready yet.
         assertEvents(sink, [
-            "7 screen.pop RootCoordinator#1 [B#1] ←1",
-            "8 screen.push RootCoordinator#1 [X#1] ←1",
-            "9 screen.push RootCoordinator#1 [Y#1] ←1",
+            "10 screen.pop RootCoordinator#1 [B#1] ←1",
+            "11 screen.push RootCoordinator#1 [X#1] ←1",
+            "12 screen.push RootCoordinator#1 [Y#1] ←1",
+            "13 screen.ready RootCoordinator#1 [Y#1] ←1",
         ])
         assertRefused("empty_stack", sink: sink) { try root.stack.setScreens([]) }
         XCTAssertEqual(root.stack.screens.count, 4)
@@ -118,9 +121,9 @@ final class NavigationStackTests: XCTestCase {
         XCTAssertTrue(child.isFinished)
         XCTAssertTrue(root.children.isEmpty)
         assertEvents(sink, [
-            "8 action Detail#1 [Detail#1] ←1",
-            "9 screen.pop ScreenCoordinator#1 [Detail#1] ←8",
-            "10 coordinator.finish ScreenCoordinator#1 ←9",
+            "10 action Detail#1 [Detail#1] ←1",
+            "11 screen.pop ScreenCoordinator#1 [Detail#1] ←10",
+            "12 coordinator.finish ScreenCoordinator#1 ←11",
         ])
         // The test still holds `child`, so no deinit yet; the pop says the user did it.
     }
@@ -136,10 +139,10 @@ final class NavigationStackTests: XCTestCase {
         XCTAssertTrue(first.isFinished && second.isFinished)
         XCTAssertEqual(second.leaves.map(\.1), [.popped])
         assertEvents(sink, [
-            "11 screen.pop ScreenCoordinator#2 [B#1] ←1",
-            "12 coordinator.finish ScreenCoordinator#2 ←11",
-            "13 screen.pop ScreenCoordinator#1 [A#1] ←1",
-            "14 coordinator.finish ScreenCoordinator#1 ←13",
+            "14 screen.pop ScreenCoordinator#2 [B#1] ←1",
+            "15 coordinator.finish ScreenCoordinator#2 ←14",
+            "16 screen.pop ScreenCoordinator#1 [A#1] ←1",
+            "17 coordinator.finish ScreenCoordinator#1 ←16",
         ])
     }
 }

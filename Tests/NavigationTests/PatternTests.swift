@@ -153,18 +153,19 @@ final class PatternTests: XCTestCase {
         try context.performAction(element: "detail")
         XCTAssertEqual(context.window.visibleScreen?.id, "Detail#1")
         assertEvents(sink, [
-            "6 action Master#1 [Master#1] ←1",
-            "7 viewmodel.change MasterPresenter#1 [Master#1] ←6",
-            "8 coordinator.coordinate MasterCoordinator#1 ←6",
-            "9 coordinator.start DetailCoordinator#1 ←8",
-            "10 screen.push DetailCoordinator#1 [Detail#1] ←9",
+            "7 action Master#1 [Master#1] ←1",
+            "8 viewmodel.change MasterPresenter#1 [Master#1] ←7",
+            "9 coordinator.coordinate MasterCoordinator#1 ←7",
+            "10 coordinator.start DetailCoordinator#1 ←9",
+            "11 screen.push DetailCoordinator#1 [Detail#1] ←10",
+            "12 screen.ready DetailCoordinator#1 [Detail#1] ←10",
         ])
         try context.window.userBack()
         assertEvents(sink, [
-            "11 action Detail#1 [Detail#1] ←1",
-            "12 screen.pop DetailCoordinator#1 [Detail#1] ←11",
-            "13 coordinator.finish DetailCoordinator#1 ←12",
-            "14 coordinator.deinit DetailCoordinator#1 ←12",
+            "13 action Detail#1 [Detail#1] ←1",
+            "14 screen.pop DetailCoordinator#1 [Detail#1] ←13",
+            "15 coordinator.finish DetailCoordinator#1 ←14",
+            "16 coordinator.deinit DetailCoordinator#1 ←14",
         ])
     }
 
@@ -174,18 +175,19 @@ final class PatternTests: XCTestCase {
         sink.removeAll()
         try context.performAction(element: "detail")
         assertEvents(sink, [
-            "6 action Master#1 [Master#1] ←1",
-            "7 viewmodel.change MasterPresenter#1 [Master#1] ←6",
-            "8 coordinator.coordinate MasterCoordinator#1 ←6",
-            "9 coordinator.start DetailCoordinator#1 ←8",
-            "10 screen.present DetailCoordinator#1 [Detail#1] ←9",
+            "7 action Master#1 [Master#1] ←1",
+            "8 viewmodel.change MasterPresenter#1 [Master#1] ←7",
+            "9 coordinator.coordinate MasterCoordinator#1 ←7",
+            "10 coordinator.start DetailCoordinator#1 ←9",
+            "11 screen.present DetailCoordinator#1 [Detail#1] ←10",
+            "12 screen.ready DetailCoordinator#1 [Detail#1] ←10",
         ])
         try context.window.userSwipeDismiss()
         assertEvents(sink, [
-            "11 action Detail#1 [Detail#1] ←1",
-            "12 screen.dismiss DetailCoordinator#1 [Detail#1] ←11",
-            "13 coordinator.finish DetailCoordinator#1 ←12",
-            "14 coordinator.deinit DetailCoordinator#1 ←12",
+            "13 action Detail#1 [Detail#1] ←1",
+            "14 screen.dismiss DetailCoordinator#1 [Detail#1] ←13",
+            "15 coordinator.finish DetailCoordinator#1 ←14",
+            "16 coordinator.deinit DetailCoordinator#1 ←14",
         ])
     }
 

@@ -40,6 +40,7 @@ final class TabContainerTests: XCTestCase {
             "7 coordinator.start ScreenCoordinator#2 ←6",
             "8 screen.push ScreenCoordinator#2 [Settings#1] ←7",
             "9 window.root TabBarCoordinator#1 [Dashboard#1] ←2",
+            "10 screen.ready ScreenCoordinator#1 [Dashboard#1] ←2",
         ])
 
         let dashboardStack = app.tabs.tabs[0].stack
@@ -51,9 +52,11 @@ final class TabContainerTests: XCTestCase {
         XCTAssertEqual(dashboardStack.screens.map(\.id), ["Dashboard#1", "Chart#1"])
         try app.tabs.select(index: 0)  // already selected: nothing recorded
         assertEvents(sink, [
-            "10 screen.push ScreenCoordinator#1 [Chart#1] ←1",
-            "11 tab.select TabBarCoordinator#1 [Settings#1] ←1",
-            "12 tab.select TabBarCoordinator#1 [Chart#1] ←1",
+            "11 screen.push ScreenCoordinator#1 [Chart#1] ←1",
+            "12 screen.ready ScreenCoordinator#1 [Chart#1] ←1",
+            "13 tab.select TabBarCoordinator#1 [Settings#1] ←1",
+            "14 screen.ready ScreenCoordinator#2 [Settings#1] ←1",
+            "15 tab.select TabBarCoordinator#1 [Chart#1] ←1",
         ])
         XCTAssertEqual(
             context.state().window.root?.tabs?.map(\.stack.screens),
@@ -66,7 +69,7 @@ final class TabContainerTests: XCTestCase {
         let app = TabBarCoordinator(context: context)
         try context.launch(app)
         try app.tabs.select("Settings")
-        XCTAssertEqual(sink.events.last?.payload, ["tabs": "TabContainer#1", "tab": "Settings", "index": 1, "from": "Dashboard"])
+        XCTAssertEqual(sink.events.last { $0.kind == .tabSelect }?.payload, ["tabs": "TabContainer#1", "tab": "Settings", "index": 1, "from": "Dashboard"])
     }
 
     func testUserBackActsOnTheSelectedTabsStack() throws {
@@ -79,10 +82,10 @@ final class TabContainerTests: XCTestCase {
         try context.window.userBack()
         XCTAssertEqual(app.tabs.tabs[1].stack.screens.map(\.id), ["Settings#1"])
         assertEvents(sink, [
-            "14 action Privacy#1 [Privacy#1] ←1",
-            "15 screen.pop ScreenCoordinator#3 [Privacy#1] ←14",
-            "16 coordinator.finish ScreenCoordinator#3 ←15",
-            "17 coordinator.deinit ScreenCoordinator#3 ←15",
+            "17 action Privacy#1 [Privacy#1] ←1",
+            "18 screen.pop ScreenCoordinator#3 [Privacy#1] ←17",
+            "19 coordinator.finish ScreenCoordinator#3 ←18",
+            "20 coordinator.deinit ScreenCoordinator#3 ←18",
         ])
     }
 

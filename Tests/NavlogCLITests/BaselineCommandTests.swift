@@ -25,7 +25,7 @@ final class BaselineCommandTests: XCTestCase {
         let baseline = directory.appendingPathComponent("ci/master-detail.baseline.json").path
         let save = try CLI.run(["baseline", "save", "--journal", journal, "-o", baseline])
         XCTAssertEqual(save.status, 0, save.stderr)
-        XCTAssertEqual(save.stdout, "saved baseline \(baseline): 1 scenario sessions, 1 sessions, 33 events\n")
+        XCTAssertEqual(save.stdout, "saved baseline \(baseline): 1 scenario sessions, 1 sessions, 36 events\n")
         let text = try String(contentsOfFile: baseline, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("{\n  \"format\": \"navlog-baseline\",\n"), text)
         XCTAssertTrue(text.contains("\n  \"version\": 1\n"), text)

@@ -48,13 +48,13 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let lines = result.stdout.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let expected = [
-            "FAIL master-detail s-1: event sequence changed: 23 removed, 12 added",
+            "FAIL master-detail s-1: event sequence changed: 25 removed, 13 added",
             "Master → Detail: screen.push became screen.present style=sheet",
             #"- 1 session.start Session#1 app=master-detail parameters={"detail_style":"push","now":1796119200} scenario=master-detail"#,
             #"+ 1 session.start Session#1 app=master-detail parameters={"detail_style":"modal","now":1796119200} scenario=master-detail"#,
-            #"- 12 screen.push DetailCoordinator#1 [Detail#1] ←10 bound=["DetailPresenter#1"] depth=2 stack=MasterNavigation#1"#,
-            #"+ 13 screen.present DetailCoordinator#1 [Detail#1] ←10 content=DetailNavigation#1 level=1 over=Master#1 style=sheet"#,
-            "11 presenter.init DetailPresenter#1 ←10 DetailViewModel",
+            #"- 13 screen.push DetailCoordinator#1 [Detail#1] ←11 bound=["DetailPresenter#1"] depth=2 stack=MasterNavigation#1"#,
+            #"+ 14 screen.present DetailCoordinator#1 [Detail#1] ←11 content=DetailNavigation#1 level=1 over=Master#1 style=sheet"#,
+            "12 presenter.init DetailPresenter#1 ←11 DetailViewModel",
             "FAIL new dead end: Detail: 1 sessions end on it, none in the base",
             "FAIL unreachable screen: Share can no longer be reached from Master (was: Master → Detail → Share)",
         ]
@@ -70,13 +70,13 @@ final class DiffCommandTests: XCTestCase {
         let result = try CLI.run(["diff", base, candidate, "--context", "0"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("""
-                   - 16 action Share#1 ←1 element=share-recipient role=text_field value=ana@example.com
-                   - 17 viewmodel.change SharePresenter#1 [Share#1] ←16 ShareViewModel changed=recipient
-                   + 16 action Share#1 ←1 element=share-recipient role=text_field value=bo@example.com
-                   + 17 viewmodel.change SharePresenter#1 [Share#1] ←16 ShareViewModel changed=recipient
+                   - 19 action Share#1 ←1 element=share-recipient role=text_field value=ana@example.com
+                   - 20 viewmodel.change SharePresenter#1 [Share#1] ←19 ShareViewModel changed=recipient
+                   + 19 action Share#1 ←1 element=share-recipient role=text_field value=bo@example.com
+                   + 20 viewmodel.change SharePresenter#1 [Share#1] ←19 ShareViewModel changed=recipient
                          - ShareViewModel.recipient: "ana@example.com"
                          + ShareViewModel.recipient: "bo@example.com"
-                   @@ -19,2 +19,2 @@
+                   @@ -22,2 +22,2 @@
             """), result.stdout)
     }
 
@@ -169,7 +169,7 @@ final class DiffCommandTests: XCTestCase {
         let result = try CLI.run(["diff", base, candidate, "--github-annotations", "-o", "markdown"])
         XCTAssertEqual(result.status, 1)
         let annotations = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("::") }
-        XCTAssertEqual(annotations.first, "::error title=navlog diff%3A master-detail s-1::event sequence changed: 23 removed, 12 added%0AMaster → Detail: screen.push became screen.present style=sheet%0ADetail → Share (screen.push) no longer happens%0AShare → Detail (screen.pop by=pop) no longer happens%0ADetail → Master (screen.pop by=user_back) no longer happens")
+        XCTAssertEqual(annotations.first, "::error title=navlog diff%3A master-detail s-1::event sequence changed: 25 removed, 13 added%0AMaster → Detail: screen.push became screen.present style=sheet%0ADetail → Share (screen.push) no longer happens%0AShare → Detail (screen.pop by=pop) no longer happens%0ADetail → Master (screen.pop by=user_back) no longer happens")
         XCTAssertEqual(annotations.count, 3, annotations.joined(separator: "\n"))
         XCTAssertTrue(result.stdout.contains("## navlog diff: ❌ regression"), result.stdout)
         XCTAssertTrue(result.stdout.contains("```diff\n@@ -1,4 +1,4 @@\n"), result.stdout)

@@ -90,7 +90,7 @@ final class ShowAndExploreTests: XCTestCase {
         buffer = ""
         let run = try CLI.run(["run", "--script", "Config/scenarios/articles.scenario", "--journal", journal, "--session", "s-followed"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        read(until: "\"s-followed\",\"session_seq\":32")
+        read(until: "\"s-followed\",\"session_seq\":36")
         let followed = try CLI.events(fromJSONLines: buffer.split(separator: "\n").filter { $0.hasSuffix("}") }.joined(separator: "\n"))
         XCTAssertEqual(Set(followed.map(\.session)), ["s-followed"])
         XCTAssertEqual(followed.first?.kind, .sessionStart)

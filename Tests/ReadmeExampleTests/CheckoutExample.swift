@@ -76,15 +76,17 @@ final class CheckoutTests: XCTestCase {
             "3 presenter.init CartPresenter#1 ←2",
             "4 screen.push CheckoutCoordinator#1 [Cart#1] ←2",
             "5 window.root CheckoutCoordinator#1 [Cart#1] ←2",
+            "6 screen.ready CheckoutCoordinator#1 [Cart#1] ←2",
         ])
         try store.send(.action(element: "checkout", value: nil), [
-            "6 action Cart#1 [Cart#1] ←1",
-            "7 viewmodel.change CartPresenter#1 [Cart#1] ←6",
-            "8 screen.push CheckoutCoordinator#1 [Payment#1] ←6",
+            "7 action Cart#1 [Cart#1] ←1",
+            "8 viewmodel.change CartPresenter#1 [Cart#1] ←7",
+            "9 screen.push CheckoutCoordinator#1 [Payment#1] ←7",
+            "10 screen.ready CheckoutCoordinator#1 [Payment#1] ←7",
         ])
         try store.send(.back, [
-            "9 action Payment#1 [Payment#1] ←1",
-            "10 screen.pop CheckoutCoordinator#1 [Payment#1] ←9",
+            "11 action Payment#1 [Payment#1] ←1",
+            "12 screen.pop CheckoutCoordinator#1 [Payment#1] ←11",
         ])
         store.finish()  // fails on unasserted events and on leaks
     }

@@ -31,6 +31,7 @@ final class ArticlesTests: XCTestCase {
             "8 viewmodel.change SceneModel#1 [Articles#1] ←2",
             "9 viewmodel.change SceneModel#1 [Articles#1] ←2",
             "10 viewmodel.change SceneModel#1 [Articles#1] ←2",
+            "11 screen.ready SceneRouter#1 [Articles#1] ←2",
         ], journal: &journal)
         let changes = journal.filter { $0.kind == .viewModelChange }
         XCTAssertEqual(changes.map { $0.payload["changed"] }, [["articlesState"], ["spinnerState"], ["articles"], ["articlesState"], ["spinnerState"]])
@@ -47,12 +48,14 @@ final class ArticlesTests: XCTestCase {
         try app.tap("article-viper-model-layer")
         try app.tap("open-author")
         assertEvents(app.sink, [
-            "11 action Articles#1 [Articles#1] ←1",
-            "12 presenter.init ArticleDetailPresenter#1 ←11",
-            "13 screen.push SceneRouter#1 [ArticleDetail#1] ←11",
-            "14 action ArticleDetail#1 [ArticleDetail#1] ←1",
-            "15 presenter.init AuthorPresenter#1 ←14",
-            "16 screen.push ArticleDetailRouter#1 [Author#1] ←14",
+            "12 action Articles#1 [Articles#1] ←1",
+            "13 presenter.init ArticleDetailPresenter#1 ←12",
+            "14 screen.push SceneRouter#1 [ArticleDetail#1] ←12",
+            "15 screen.ready SceneRouter#1 [ArticleDetail#1] ←12",
+            "16 action ArticleDetail#1 [ArticleDetail#1] ←1",
+            "17 presenter.init AuthorPresenter#1 ←16",
+            "18 screen.push ArticleDetailRouter#1 [Author#1] ←16",
+            "19 screen.ready ArticleDetailRouter#1 [Author#1] ←16",
         ], journal: &journal)
         XCTAssertEqual(app.rendered?.element(withID: "author-name")?.text, "Irina Volkova")
         XCTAssertEqual(app.rendered?.actionableIDs, ["article-viper-model-layer"])
@@ -60,12 +63,12 @@ final class ArticlesTests: XCTestCase {
         try app.context.window.userBack()
         try app.context.window.userBack()
         assertEvents(app.sink, [
-            "17 action Author#1 [Author#1] ←1",
-            "18 screen.pop ArticleDetailRouter#1 [Author#1] ←17",
-            "19 presenter.deinit AuthorPresenter#1 ←1",
-            "20 action ArticleDetail#1 [ArticleDetail#1] ←1",
-            "21 screen.pop SceneRouter#1 [ArticleDetail#1] ←20",
-            "22 presenter.deinit ArticleDetailPresenter#1 ←1",
+            "20 action Author#1 [Author#1] ←1",
+            "21 screen.pop ArticleDetailRouter#1 [Author#1] ←20",
+            "22 presenter.deinit AuthorPresenter#1 ←1",
+            "23 action ArticleDetail#1 [ArticleDetail#1] ←1",
+            "24 screen.pop SceneRouter#1 [ArticleDetail#1] ←23",
+            "25 presenter.deinit ArticleDetailPresenter#1 ←1",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "Articles#1")
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
@@ -80,28 +83,33 @@ final class ArticlesTests: XCTestCase {
         drain(app.sink, into: &journal)
         app.wait(milliseconds: 1200)
         let failed = drain(app.sink, into: &journal)
-        XCTAssertEqual(failed.map { $0.payload["changed"] }, [["errorMessage"], ["articlesState"], ["spinnerState"]])
-        XCTAssertEqual(failed.last?.payload["snapshot"]?["articlesState"], "failed")
+        // The error is shown, then the screen is ready: its first load failed.
+        XCTAssertEqual(failed.map { $0.payload["changed"] }, [["errorMessage"], ["articlesState"], ["spinnerState"], nil])
+        XCTAssertEqual(failed.last { $0.kind == .viewModelChange }?.payload["snapshot"]?["articlesState"], "failed")
+        XCTAssertEqual(failed.last.map(trace), "11 screen.ready SceneRouter#1 [Articles#1] ←2")
+        XCTAssertEqual(failed.last?.payload, ["outcome": "failed"])
         XCTAssertEqual(app.rendered?.element(withID: "error")?.text,
                        "The feed could not be loaded (HTTP 503, attempt 1). Check your connection and try again.")
         XCTAssertEqual(app.rendered?.actionableIDs, ["retry", "open-bookmarks"])
 
         try app.tap("retry")
         assertEvents(app.sink, [
-            "11 action Articles#1 [Articles#1] ←1",
-            "12 viewmodel.change SceneModel#1 [Articles#1] ←11",
-            "13 viewmodel.change SceneModel#1 [Articles#1] ←11",
-            "14 viewmodel.change SceneModel#1 [Articles#1] ←11",
+            "12 action Articles#1 [Articles#1] ←1",
+            "13 viewmodel.change SceneModel#1 [Articles#1] ←12",
+            "14 viewmodel.change SceneModel#1 [Articles#1] ←12",
+            "15 viewmodel.change SceneModel#1 [Articles#1] ←12",
         ], journal: &journal)
         XCTAssertEqual(snapshots(of: "SceneModel#1", in: journal).suffix(3).map { $0["articlesState"] }, ["failed", "loading", "loading"])
         XCTAssertEqual(snapshots(of: "SceneModel#1", in: journal).last?["spinnerState"], true)
         XCTAssertNil(snapshots(of: "SceneModel#1", in: journal).last?["errorMessage"])
 
+        // The retry loads the feed; the screen was ready already (its first load failed), so
+        // no second screen.ready.
         app.wait(milliseconds: 1200)
         assertEvents(app.sink, [
-            "15 viewmodel.change SceneModel#1 [Articles#1] ←11",
-            "16 viewmodel.change SceneModel#1 [Articles#1] ←11",
-            "17 viewmodel.change SceneModel#1 [Articles#1] ←11",
+            "16 viewmodel.change SceneModel#1 [Articles#1] ←12",
+            "17 viewmodel.change SceneModel#1 [Articles#1] ←12",
+            "18 viewmodel.change SceneModel#1 [Articles#1] ←12",
         ], journal: &journal)
         XCTAssertEqual(app.rendered?.element(withID: "articles")?.children?.count, 5)
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
@@ -153,12 +161,13 @@ final class ArticlesTests: XCTestCase {
         try app.tap("article-swift-concurrency")
         try app.tap("toggle-bookmark")
         assertEvents(app.sink, [
-            "28 action Bookmarks#2 [Bookmarks#2] ←1",
-            "29 presenter.init ArticleDetailPresenter#2 ←28",
-            "30 screen.push ArticleListRouter#2 [ArticleDetail#2] ←28",
-            "31 action ArticleDetail#2 [ArticleDetail#2] ←1",
-            "32 viewmodel.change BookmarksPresenter#2 [Bookmarks#2] ←31",
-            "33 viewmodel.change ArticleDetailPresenter#2 [ArticleDetail#2] ←31",
+            "32 action Bookmarks#2 [Bookmarks#2] ←1",
+            "33 presenter.init ArticleDetailPresenter#2 ←32",
+            "34 screen.push ArticleListRouter#2 [ArticleDetail#2] ←32",
+            "35 screen.ready ArticleListRouter#2 [ArticleDetail#2] ←32",
+            "36 action ArticleDetail#2 [ArticleDetail#2] ←1",
+            "37 viewmodel.change BookmarksPresenter#2 [Bookmarks#2] ←36",
+            "38 viewmodel.change ArticleDetailPresenter#2 [ArticleDetail#2] ←36",
         ], journal: &journal)
         try app.context.window.userBack()
         XCTAssertNotNil(app.rendered?.element(withID: "bookmarks-empty"))

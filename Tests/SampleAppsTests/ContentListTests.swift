@@ -10,6 +10,7 @@ final class ContentListTests: XCTestCase {
         "3 presenter.init ContentListPresenter#1 ←2",
         "4 screen.push ContentListRouter#1 [ContentList#1] ←2",
         "5 window.root ContentListCoordinator#1 [ContentList#1] ←2",
+        "6 screen.ready ContentListRouter#1 [ContentList#1] ←2",
     ]
 
     // MARK: - Main flow
@@ -23,9 +24,9 @@ final class ContentListTests: XCTestCase {
 
         try app.tap("search", value: "swiftui")
         assertEvents(app.sink, [
-            "6 action ContentList#1 [ContentList#1] ←1",
-            "7 viewmodel.change ContentListPresenter#1 [ContentList#1] ←6",
-            "8 viewmodel.change DataSource#1 [ContentList#1] ←6",
+            "7 action ContentList#1 [ContentList#1] ←1",
+            "8 viewmodel.change ContentListPresenter#1 [ContentList#1] ←7",
+            "9 viewmodel.change DataSource#1 [ContentList#1] ←7",
         ], journal: &journal)
         // The presenter publishes guides; the data source holds exactly the texts the view shows.
         let source = try XCTUnwrap(snapshots(of: "DataSource#1", in: journal).last)
@@ -36,18 +37,19 @@ final class ContentListTests: XCTestCase {
 
         try app.tap("guide-hosting-swiftui")
         assertEvents(app.sink, [
-            "9 action ContentList#1 [ContentList#1] ←1",
-            "10 presenter.init GuideDetailPresenter#1 ←9",
-            "11 screen.push ContentListRouter#1 [GuideDetail#1] ←9",
+            "10 action ContentList#1 [ContentList#1] ←1",
+            "11 presenter.init GuideDetailPresenter#1 ←10",
+            "12 screen.push ContentListRouter#1 [GuideDetail#1] ←10",
+            "13 screen.ready ContentListRouter#1 [GuideDetail#1] ←10",
         ], journal: &journal)
         XCTAssertEqual(app.rendered?.element(withID: "guide-title")?.text, "Hosting SwiftUI in UIKit")
         XCTAssertNil(app.rendered?.element(withID: "open-related"), "the only UI guide has no related guide")
 
         try app.context.window.userBack()
         assertEvents(app.sink, [
-            "12 action GuideDetail#1 [GuideDetail#1] ←1",
-            "13 screen.pop ContentListRouter#1 [GuideDetail#1] ←12",
-            "14 presenter.deinit GuideDetailPresenter#1 ←1",
+            "14 action GuideDetail#1 [GuideDetail#1] ←1",
+            "15 screen.pop ContentListRouter#1 [GuideDetail#1] ←14",
+            "16 presenter.deinit GuideDetailPresenter#1 ←1",
         ], journal: &journal)
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
     }
@@ -61,12 +63,13 @@ final class ContentListTests: XCTestCase {
         try app.tap("open-filter")
         try app.tap("category-testing")
         assertEvents(app.sink, [
-            "6 action ContentList#1 [ContentList#1] ←1",
-            "7 screen.present ContentListRouter#1 [CategoryFilter#1] ←6",
-            "8 action CategoryFilter#1 [CategoryFilter#1] ←1",
-            "9 viewmodel.change ContentListPresenter#1 [ContentList#1] ←8",
-            "10 viewmodel.change DataSource#1 [ContentList#1] ←8",
-            "11 screen.dismiss ContentListRouter#1 [CategoryFilter#1] ←8",
+            "7 action ContentList#1 [ContentList#1] ←1",
+            "8 screen.present ContentListRouter#1 [CategoryFilter#1] ←7",
+            "9 screen.ready ContentListRouter#1 [CategoryFilter#1] ←7",
+            "10 action CategoryFilter#1 [CategoryFilter#1] ←1",
+            "11 viewmodel.change ContentListPresenter#1 [ContentList#1] ←10",
+            "12 viewmodel.change DataSource#1 [ContentList#1] ←10",
+            "13 screen.dismiss ContentListRouter#1 [CategoryFilter#1] ←10",
         ], journal: &journal)
         XCTAssertEqual(app.rendered?.element(withID: "guides")?.children?.map(\.id), ["guide-testing-presenters", "guide-snapshot-testing"])
         XCTAssertEqual(app.rendered?.element(withID: "open-filter")?.text, "Filter: Testing")
@@ -75,10 +78,11 @@ final class ContentListTests: XCTestCase {
         XCTAssertEqual(app.rendered?.element(withID: "category-testing")?.detail, "selected")
         try app.context.window.userSwipeDismiss()
         assertEvents(app.sink, [
-            "12 action ContentList#1 [ContentList#1] ←1",
-            "13 screen.present ContentListRouter#1 [CategoryFilter#2] ←12",
-            "14 action CategoryFilter#2 [CategoryFilter#2] ←1",
-            "15 screen.dismiss ContentListRouter#1 [CategoryFilter#2] ←14",
+            "14 action ContentList#1 [ContentList#1] ←1",
+            "15 screen.present ContentListRouter#1 [CategoryFilter#2] ←14",
+            "16 screen.ready ContentListRouter#1 [CategoryFilter#2] ←14",
+            "17 action CategoryFilter#2 [CategoryFilter#2] ←1",
+            "18 screen.dismiss ContentListRouter#1 [CategoryFilter#2] ←17",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "ContentList#1")
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
@@ -103,6 +107,35 @@ final class ContentListTests: XCTestCase {
         XCTAssertEqual(initial.payload["snapshot"]?["guides"], [])
     }
 
+    // MARK: - Downloading the guides
+
+    func testDownloadedGuidesMakeTheListReadyWhenTheyArrive() throws {
+        let app = try launch(SampleApps.contentList, ["latency_ms": "400"])
+        var journal: [Event] = []
+        // The list shows, but is not ready until the guides are here.
+        assertEvents(app.sink, Array(launchEvents.dropLast()), journal: &journal)
+        XCTAssertEqual(app.rendered?.element(withID: "empty")?.text, "Loading guides…")
+        XCTAssertEqual(app.wait(milliseconds: 399), 0)
+        XCTAssertEqual(app.wait(milliseconds: 1), 1)
+        assertEvents(app.sink, [
+            "6 viewmodel.change ContentListPresenter#1 [ContentList#1] ←2",
+            "7 viewmodel.change DataSource#1 [ContentList#1] ←2",
+            "8 screen.ready ContentListRouter#1 [ContentList#1] ←2",
+        ], journal: &journal)
+        XCTAssertEqual(journal.last?.payload, ["outcome": "loaded"])
+        XCTAssertEqual(app.rendered?.element(withID: "guides")?.children?.count, 7)
+        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+    }
+
+    func testAnEmptyDownloadMakesTheListReadyAndEmpty() throws {
+        let app = try launch(SampleApps.contentList, ["latency_ms": "400", "dataset": "empty"])
+        app.wait(milliseconds: 400)
+        let ready = try XCTUnwrap(app.sink.events.last)
+        XCTAssertEqual(trace(ready), "8 screen.ready ContentListRouter#1 [ContentList#1] ←2")
+        XCTAssertEqual(ready.payload, ["outcome": "empty"])
+        XCTAssertEqual(app.rendered?.element(withID: "empty")?.text, "No guides yet. The first ones arrive with the next update.")
+    }
+
     // MARK: - Detail, related guide and notes
 
     func testRelatedGuideAndNotesArePushedByTheDetailRouter() throws {
@@ -119,15 +152,16 @@ final class ContentListTests: XCTestCase {
         try app.tap("note-text", value: "for await line in url.lines ")
         try app.tap("save-note")
         assertEvents(app.sink, [
-            "14 action GuideDetail#2 [GuideDetail#2] ←1",
-            "15 presenter.init GuideNotesPresenter#1 ←14",
-            "16 screen.push GuideDetailRouter#2 [GuideNotes#1] ←14",
-            "17 action GuideNotes#1 [GuideNotes#1] ←1",
-            "18 viewmodel.change GuideNotesPresenter#1 [GuideNotes#1] ←17",
-            "19 action GuideNotes#1 [GuideNotes#1] ←1",
-            "20 viewmodel.change GuideNotesPresenter#1 [GuideNotes#1] ←19",
-            "21 screen.pop GuideDetailRouter#2 [GuideNotes#1] ←19",
-            "22 presenter.deinit GuideNotesPresenter#1 ←19",
+            "17 action GuideDetail#2 [GuideDetail#2] ←1",
+            "18 presenter.init GuideNotesPresenter#1 ←17",
+            "19 screen.push GuideDetailRouter#2 [GuideNotes#1] ←17",
+            "20 screen.ready GuideDetailRouter#2 [GuideNotes#1] ←17",
+            "21 action GuideNotes#1 [GuideNotes#1] ←1",
+            "22 viewmodel.change GuideNotesPresenter#1 [GuideNotes#1] ←21",
+            "23 action GuideNotes#1 [GuideNotes#1] ←1",
+            "24 viewmodel.change GuideNotesPresenter#1 [GuideNotes#1] ←23",
+            "25 screen.pop GuideDetailRouter#2 [GuideNotes#1] ←23",
+            "26 presenter.deinit GuideNotesPresenter#1 ←23",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "GuideDetail#2")
 
@@ -141,7 +175,7 @@ final class ContentListTests: XCTestCase {
 
     func testParametersAreValidated() {
         let app = SampleApps.contentList
-        assertParameterError("app 'content-list' has no parameter 'filter'; its parameters: category, dataset, inject, query") {
+        assertParameterError("app 'content-list' has no parameter 'filter'; its parameters: category, dataset, inject, latency_ms, query") {
             _ = try app.resolveParameters(["filter": "testing"])
         }
         assertParameterError("app 'content-list': parameter 'category' must be one of all, architecture, concurrency, testing, ui, not 'design'") {

@@ -12,6 +12,7 @@ final class MasterDetailTests: XCTestCase {
         "5 presenter.init MasterPresenter#1 ←4",
         "6 screen.push RootMasterCoordinator#1 [Master#1] ←4",
         "7 window.root RootMasterCoordinator#1 [Master#1] ←4",
+        "8 screen.ready RootMasterCoordinator#1 [Master#1] ←4",
     ]
 
     // MARK: - Main flow
@@ -26,11 +27,12 @@ final class MasterDetailTests: XCTestCase {
 
         try app.tap("open-detail")
         assertEvents(app.sink, [
-            "8 action Master#1 [Master#1] ←1",
-            "9 coordinator.coordinate RootMasterCoordinator#1 ←8",
-            "10 coordinator.start DetailCoordinator#1 ←9",
-            "11 presenter.init DetailPresenter#1 ←10",
-            "12 screen.push DetailCoordinator#1 [Detail#1] ←10",
+            "9 action Master#1 [Master#1] ←1",
+            "10 coordinator.coordinate RootMasterCoordinator#1 ←9",
+            "11 coordinator.start DetailCoordinator#1 ←10",
+            "12 presenter.init DetailPresenter#1 ←11",
+            "13 screen.push DetailCoordinator#1 [Detail#1] ←11",
+            "14 screen.ready DetailCoordinator#1 [Detail#1] ←11",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "Detail#1")
         XCTAssertEqual(master?.navigation.screens.map(\.id), ["Master#1", "Detail#1"])
@@ -39,11 +41,11 @@ final class MasterDetailTests: XCTestCase {
 
         try app.context.window.userBack()
         assertEvents(app.sink, [
-            "13 action Detail#1 [Detail#1] ←1",
-            "14 screen.pop DetailCoordinator#1 [Detail#1] ←13",
-            "15 coordinator.finish DetailCoordinator#1 ←14",
-            "16 coordinator.deinit DetailCoordinator#1 ←14",
-            "17 presenter.deinit DetailPresenter#1 ←1",
+            "15 action Detail#1 [Detail#1] ←1",
+            "16 screen.pop DetailCoordinator#1 [Detail#1] ←15",
+            "17 coordinator.finish DetailCoordinator#1 ←16",
+            "18 coordinator.deinit DetailCoordinator#1 ←16",
+            "19 presenter.deinit DetailPresenter#1 ←1",
         ], journal: &journal)
         XCTAssertEqual(master?.children.isEmpty, true)
         XCTAssertEqual(app.visibleScreen, "Master#1")
@@ -60,14 +62,15 @@ final class MasterDetailTests: XCTestCase {
         assertEvents(app.sink, launchEvents, journal: &journal)
         try app.tap("open-detail")
         assertEvents(app.sink, [
-            "8 action Master#1 [Master#1] ←1",
-            "9 coordinator.coordinate RootMasterCoordinator#1 ←8",
-            "10 coordinator.start DetailCoordinator#1 ←9",
-            "11 presenter.init DetailPresenter#1 ←10",
-            "12 screen.push DetailCoordinator#1 [Detail#1] ←10",
-            "13 screen.present DetailCoordinator#1 [Detail#1] ←10",
+            "9 action Master#1 [Master#1] ←1",
+            "10 coordinator.coordinate RootMasterCoordinator#1 ←9",
+            "11 coordinator.start DetailCoordinator#1 ←10",
+            "12 presenter.init DetailPresenter#1 ←11",
+            "13 screen.push DetailCoordinator#1 [Detail#1] ←11",
+            "14 screen.present DetailCoordinator#1 [Detail#1] ←11",
+            "15 screen.ready DetailCoordinator#1 [Detail#1] ←11",
         ], journal: &journal)
-        let present = try XCTUnwrap(journal.last)
+        let present = try XCTUnwrap(journal.last { $0.kind == .screenPresent })
         XCTAssertEqual(present.payload["style"], "sheet")
         XCTAssertEqual(present.payload["over"], "Master#1")
         // The view did not change: same elements, same ids, whichever way it appeared.
@@ -76,11 +79,11 @@ final class MasterDetailTests: XCTestCase {
 
         try app.context.window.userSwipeDismiss()
         assertEvents(app.sink, [
-            "14 action Detail#1 [Detail#1] ←1",
-            "15 screen.dismiss DetailCoordinator#1 [Detail#1] ←14",
-            "16 coordinator.finish DetailCoordinator#1 ←15",
-            "17 coordinator.deinit DetailCoordinator#1 ←15",
-            "18 presenter.deinit DetailPresenter#1 ←14",
+            "16 action Detail#1 [Detail#1] ←1",
+            "17 screen.dismiss DetailCoordinator#1 [Detail#1] ←16",
+            "18 coordinator.finish DetailCoordinator#1 ←17",
+            "19 coordinator.deinit DetailCoordinator#1 ←17",
+            "20 presenter.deinit DetailPresenter#1 ←16",
         ], journal: &journal)
         XCTAssertEqual(app.root?.children.first?.children.count, 0)
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
@@ -119,13 +122,13 @@ final class MasterDetailTests: XCTestCase {
         try app.tap("share-recipient", value: " ana@example.com ")
         try app.tap("send-share")
         assertEvents(app.sink, [
-            "21 action Share#1 [Share#1] ←1",
-            "22 viewmodel.change SharePresenter#1 [Share#1] ←21",
-            "23 action Share#1 [Share#1] ←1",
-            "24 viewmodel.change SharePresenter#1 [Share#1] ←23",
-            "25 viewmodel.change DetailPresenter#1 [Detail#1] ←23",
-            "26 screen.pop DetailCoordinator#1 [Share#1] ←23",
-            "27 presenter.deinit SharePresenter#1 ←23",
+            "24 action Share#1 [Share#1] ←1",
+            "25 viewmodel.change SharePresenter#1 [Share#1] ←24",
+            "26 action Share#1 [Share#1] ←1",
+            "27 viewmodel.change SharePresenter#1 [Share#1] ←26",
+            "28 viewmodel.change DetailPresenter#1 [Detail#1] ←26",
+            "29 screen.pop DetailCoordinator#1 [Share#1] ←26",
+            "30 presenter.deinit SharePresenter#1 ←26",
         ], journal: &journal)
         XCTAssertEqual(snapshots(of: "SharePresenter#1", in: journal).map { $0["recipient"] },
                        ["ana at example", "ana at example", "ana@example.com", "ana@example.com"])
@@ -172,10 +175,11 @@ final class MasterDetailTests: XCTestCase {
         try app.tap("open-about")
         try app.tap("close-about")
         assertEvents(app.sink, [
-            "8 action Master#1 [Master#1] ←1",
-            "9 screen.push RootMasterCoordinator#1 [About#1] ←8",
-            "10 action About#1 [About#1] ←1",
-            "11 screen.pop RootMasterCoordinator#1 [About#1] ←10",
+            "9 action Master#1 [Master#1] ←1",
+            "10 screen.push RootMasterCoordinator#1 [About#1] ←9",
+            "11 screen.ready RootMasterCoordinator#1 [About#1] ←9",
+            "12 action About#1 [About#1] ←1",
+            "13 screen.pop RootMasterCoordinator#1 [About#1] ←12",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "Master#1")
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])

@@ -16,6 +16,7 @@ final class TabsTests: XCTestCase {
         "9 presenter.init SettingsPresenter#1 ←8",
         "10 screen.push SettingsCoordinator#1 [Settings#1] ←8",
         "11 window.root MainTabBarCoordinator#1 [Dashboard#1] ←2",
+        "12 screen.ready DashboardCoordinator#1 [Dashboard#1] ←2",
     ]
 
     private func tabBar(_ app: RunningApp) throws -> TabContainer {
@@ -41,13 +42,14 @@ final class TabsTests: XCTestCase {
         try app.tap("card-crash-free")
         try app.tap("range-30d")
         assertEvents(app.sink, [
-            "12 action Dashboard#1 [Dashboard#1] ←1",
-            "13 coordinator.coordinate DashboardCoordinator#1 ←12",
-            "14 coordinator.start ReportCoordinator#1 ←13",
-            "15 presenter.init ReportPresenter#1 ←14",
-            "16 screen.push ReportCoordinator#1 [Report#1] ←14",
-            "17 action Report#1 [Report#1] ←1",
-            "18 viewmodel.change ReportPresenter#1 [Report#1] ←17",
+            "13 action Dashboard#1 [Dashboard#1] ←1",
+            "14 coordinator.coordinate DashboardCoordinator#1 ←13",
+            "15 coordinator.start ReportCoordinator#1 ←14",
+            "16 presenter.init ReportPresenter#1 ←15",
+            "17 screen.push ReportCoordinator#1 [Report#1] ←15",
+            "18 screen.ready ReportCoordinator#1 [Report#1] ←15",
+            "19 action Report#1 [Report#1] ←1",
+            "20 viewmodel.change ReportPresenter#1 [Report#1] ←19",
         ], journal: &journal)
         XCTAssertEqual(app.rendered?.element(withID: "report-summary")?.text, "Last 30 days: low 99.58%, high 99.73%, now 99.72%")
         XCTAssertEqual(dashboard?.childCoordinators.map(\.id), ["ReportCoordinator#1"])
@@ -58,37 +60,39 @@ final class TabsTests: XCTestCase {
         try app.tap("toggle-notifications", value: "false")
         try app.tap("done-notifications")
         assertEvents(app.sink, [
-            "19 tab.select MainTabBarCoordinator#1 [Settings#1] ←1",
-            "20 action Settings#1 [Settings#1] ←1",
-            "21 coordinator.coordinate SettingsCoordinator#1 ←20",
-            "22 coordinator.start NotificationsSettingsCoordinator#1 ←21",
-            "23 presenter.init NotificationsSettingsPresenter#1 ←22",
-            "24 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←22",
-            "25 action NotificationsSettings#1 [NotificationsSettings#1] ←1",
-            "26 viewmodel.change NotificationsSettingsPresenter#1 [NotificationsSettings#1] ←25",
-            "27 viewmodel.change SettingsPresenter#1 [Settings#1] ←25",
-            "28 action NotificationsSettings#1 [NotificationsSettings#1] ←1",
-            "29 screen.pop NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←28",
-            "30 coordinator.finish NotificationsSettingsCoordinator#1 ←29",
-            "31 coordinator.deinit NotificationsSettingsCoordinator#1 ←28",
-            "32 presenter.deinit NotificationsSettingsPresenter#1 ←28",
+            "21 tab.select MainTabBarCoordinator#1 [Settings#1] ←1",
+            "22 screen.ready SettingsCoordinator#1 [Settings#1] ←1",
+            "23 action Settings#1 [Settings#1] ←1",
+            "24 coordinator.coordinate SettingsCoordinator#1 ←23",
+            "25 coordinator.start NotificationsSettingsCoordinator#1 ←24",
+            "26 presenter.init NotificationsSettingsPresenter#1 ←25",
+            "27 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←25",
+            "28 screen.ready NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←25",
+            "29 action NotificationsSettings#1 [NotificationsSettings#1] ←1",
+            "30 viewmodel.change NotificationsSettingsPresenter#1 [NotificationsSettings#1] ←29",
+            "31 viewmodel.change SettingsPresenter#1 [Settings#1] ←29",
+            "32 action NotificationsSettings#1 [NotificationsSettings#1] ←1",
+            "33 screen.pop NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←32",
+            "34 coordinator.finish NotificationsSettingsCoordinator#1 ←33",
+            "35 coordinator.deinit NotificationsSettingsCoordinator#1 ←32",
+            "36 presenter.deinit NotificationsSettingsPresenter#1 ←32",
         ], journal: &journal)
         XCTAssertEqual(settings?.childCoordinators.count, 0)
         XCTAssertEqual(app.rendered?.element(withID: "open-notifications")?.text, "Notifications: Off")
 
         // Back on Dashboard, its report is still on top of its own stack.
         try tabBar(app).select("dashboard")
-        assertEvents(app.sink, ["33 tab.select MainTabBarCoordinator#1 [Report#1] ←1"], journal: &journal)
+        assertEvents(app.sink, ["37 tab.select MainTabBarCoordinator#1 [Report#1] ←1"], journal: &journal)
         XCTAssertEqual(journal.last?.payload["from"], "Settings")
         XCTAssertEqual(try tabBar(app).state().tabs?.map(\.stack.screens), [["Dashboard#1", "Report#1"], ["Settings#1"]])
 
         try app.tap("close-report")
         assertEvents(app.sink, [
-            "34 action Report#1 [Report#1] ←1",
-            "35 screen.pop ReportCoordinator#1 [Report#1] ←34",
-            "36 coordinator.finish ReportCoordinator#1 ←35",
-            "37 coordinator.deinit ReportCoordinator#1 ←34",
-            "38 presenter.deinit ReportPresenter#1 ←34",
+            "38 action Report#1 [Report#1] ←1",
+            "39 screen.pop ReportCoordinator#1 [Report#1] ←38",
+            "40 coordinator.finish ReportCoordinator#1 ←39",
+            "41 coordinator.deinit ReportCoordinator#1 ←38",
+            "42 presenter.deinit ReportPresenter#1 ←38",
         ], journal: &journal)
         XCTAssertEqual(dashboard?.childCoordinators.count, 0)
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
@@ -101,11 +105,11 @@ final class TabsTests: XCTestCase {
         app.sink.removeAll()
         try app.context.window.userBack()
         XCTAssertEqual(app.sink.events.map(trace), [
-            "18 action Profile#1 [Profile#1] ←1",
-            "19 screen.pop ProfileCoordinator#1 [Profile#1] ←18",
-            "20 coordinator.finish ProfileCoordinator#1 ←19",
-            "21 coordinator.deinit ProfileCoordinator#1 ←19",
-            "22 presenter.deinit ProfilePresenter#1 ←1",
+            "21 action Profile#1 [Profile#1] ←1",
+            "22 screen.pop ProfileCoordinator#1 [Profile#1] ←21",
+            "23 coordinator.finish ProfileCoordinator#1 ←22",
+            "24 coordinator.deinit ProfileCoordinator#1 ←22",
+            "25 presenter.deinit ProfilePresenter#1 ←1",
         ])
         XCTAssertEqual(app.root?.children.last?.children.count, 0)
     }
@@ -154,29 +158,33 @@ final class TabsTests: XCTestCase {
         try openLink("tabs://settings/notifications", in: app)
         let link = try XCTUnwrap(app.sink.events.first)
         XCTAssertEqual(link.payload["steps"], ["dismiss all modals", "select tab Settings", "pop SettingsNavigation#1 to root", "open notifications"])
+        // The link passes through Settings, never shown before and not seen now: only
+        // NotificationsSettings is ready.
         assertEvents(app.sink, [
-            "17 deeplink MainTabBarCoordinator#1 [Report#1] ←1",
-            "18 tab.select MainTabBarCoordinator#1 [Settings#1] ←17",
-            "19 coordinator.coordinate SettingsCoordinator#1 ←17",
-            "20 coordinator.start NotificationsSettingsCoordinator#1 ←19",
-            "21 presenter.init NotificationsSettingsPresenter#1 ←20",
-            "22 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←20",
+            "19 deeplink MainTabBarCoordinator#1 [Report#1] ←1",
+            "20 tab.select MainTabBarCoordinator#1 [Settings#1] ←19",
+            "21 coordinator.coordinate SettingsCoordinator#1 ←19",
+            "22 coordinator.start NotificationsSettingsCoordinator#1 ←21",
+            "23 presenter.init NotificationsSettingsPresenter#1 ←22",
+            "24 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←22",
+            "25 screen.ready NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←22",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "NotificationsSettings#1")
 
         // A second link unwinds the Dashboard stack first: the old report's coordinator finishes.
         try openLink("tabs://dashboard/app-rating", in: app)
         assertEvents(app.sink, [
-            "23 deeplink MainTabBarCoordinator#1 [NotificationsSettings#1] ←1",
-            "24 tab.select MainTabBarCoordinator#1 [Report#1] ←23",
-            "25 screen.pop ReportCoordinator#1 [Report#1] ←23",
-            "26 coordinator.finish ReportCoordinator#1 ←25",
-            "27 coordinator.deinit ReportCoordinator#1 ←25",
-            "28 presenter.deinit ReportPresenter#1 ←23",
-            "29 coordinator.coordinate DashboardCoordinator#1 ←23",
-            "30 coordinator.start ReportCoordinator#2 ←29",
-            "31 presenter.init ReportPresenter#2 ←30",
-            "32 screen.push ReportCoordinator#2 [Report#2] ←30",
+            "26 deeplink MainTabBarCoordinator#1 [NotificationsSettings#1] ←1",
+            "27 tab.select MainTabBarCoordinator#1 [Report#1] ←26",
+            "28 screen.pop ReportCoordinator#1 [Report#1] ←26",
+            "29 coordinator.finish ReportCoordinator#1 ←28",
+            "30 coordinator.deinit ReportCoordinator#1 ←28",
+            "31 presenter.deinit ReportPresenter#1 ←26",
+            "32 coordinator.coordinate DashboardCoordinator#1 ←26",
+            "33 coordinator.start ReportCoordinator#2 ←32",
+            "34 presenter.init ReportPresenter#2 ←33",
+            "35 screen.push ReportCoordinator#2 [Report#2] ←33",
+            "36 screen.ready ReportCoordinator#2 [Report#2] ←33",
         ], journal: &journal)
         XCTAssertEqual(app.rendered?.element(withID: "report-title")?.text, "App Store rating")
         // The Settings tab kept its stack.

@@ -6,7 +6,9 @@ import Navigation
 ///   session's `session.start`; `payload` is JSON text.
 /// - `navlog_visits`: one row per visit of a screen, written when its session ends (or at
 ///   ``finish()`` for a session without `session.end`), since a later event of the same
-///   operation can still take a visit back.
+///   operation can still take a visit back. Each row says whether the session's end cut the
+///   visit off (`censored`) and, for a screen instance's first visit, how its load went
+///   (``ScreenVisit/load``).
 ///
 /// Only the open sessions' visits and apps are kept, so memory is flat in the number of events.
 ///
@@ -88,9 +90,11 @@ public struct ClickHouseEncoder: Sendable {
 
     private static func visitRows(key: SessionKey, state: inout SessionState) -> [JSONValue] {
         let complete = state.visits.isComplete
+        let timesLoads = state.visits.recordsReadiness
         let visits = state.visits.finish()
         return visits.enumerated().map { index, visit in
             let end = visit.end ?? visit.start
+            let load = timesLoads ? visit.load : nil
             return [
                 "app": .string(state.app),
                 "run": .string(key.run),
@@ -104,7 +108,27 @@ public struct ClickHouseEncoder: Sendable {
                 "end_mono_ns": .int(Int64(bitPattern: end)),
                 "dwell_ns": .int(Int64(bitPattern: end >= visit.start ? end - visit.start : 0)),
                 "session_complete": .int(complete ? 1 : 0),
+                "censored": .int(visit.isCensored ? 1 : 0),
+                "load_ms": loadMilliseconds(load),
+                "load_outcome": .string(loadOutcome(load)),
             ]
+        }
+    }
+
+    /// `load_ms`: the load time of a first visit whose screen was ready during it, else null.
+    private static func loadMilliseconds(_ load: ScreenLoad?) -> JSONValue {
+        guard case .ready(let nanoseconds, _) = load else { return .null }
+        return .double(Double(nanoseconds) / 1_000_000)
+    }
+
+    /// `load_outcome`: how a first visit's load went; '' for other visits, and for sessions of
+    /// a runtime that records no screen.ready (no load can be told abandoned there).
+    private static func loadOutcome(_ load: ScreenLoad?) -> String {
+        switch load {
+        case .ready(_, let outcome): return outcome
+        case .abandoned: return "abandoned"
+        case .censored: return "censored"
+        case nil: return ""
         }
     }
 

@@ -36,6 +36,9 @@ public enum ClickHouseSchema {
         ("end_mono_ns", "UInt64 CODEC(Delta, ZSTD)"),
         ("dwell_ns", "UInt64 CODEC(T64, ZSTD)"),
         ("session_complete", "UInt8"),
+        ("censored", "UInt8"),
+        ("load_ms", "Nullable(Float64)"),
+        ("load_outcome", "LowCardinality(String)"),
     ]
 
     /// Both `CREATE TABLE` statements, each ending in `;`.
@@ -49,6 +52,10 @@ public enum ClickHouseSchema {
         -- navlog visits, one row per stretch of time a screen was the visible one, with the
         -- definitions of docs/REPORT.md (navlog export --format clickhouse --table visits).
         -- from_screen_type is the type of the visit before in the same session, '' for the first.
+        -- censored = 1 for each session's last visit, cut off by its end: dwell_ns is no dwell time.
+        -- load_ms and load_outcome time a screen instance's first visit to its screen.ready:
+        -- loaded, empty or failed with load_ms; abandoned (left first) or censored (still loading
+        -- at the end) without; '' for every other visit.
         \(createTable("navlog_visits", columns: visitColumns, orderBy: "(app, run, session, visit)", partitionBy: "toYYYYMM(start_time)"))
 
         """

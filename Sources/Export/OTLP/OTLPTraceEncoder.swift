@@ -9,7 +9,9 @@ import Navigation
 ///   parent is the coordinator that coordinated to it (`parent` of `coordinator.start`); a root
 ///   coordinator's parent is the session span.
 /// - Each screen shown is a child span of the coordinator it was shown for, from the push,
-///   present or root that showed it to the pop, dismiss or replacement that removed it.
+///   present or root that showed it to the pop, dismiss or replacement that removed it. It
+///   carries how the screen's first visit loaded (`navlog.load_ms`, `navlog.load_outcome`)
+///   and, for the screen the user saw when the session ended, `navlog.censored`.
 /// - Every other event (actions, transitions, view-model changes, tab switches, deep links,
 ///   errors) is a span event on its screen's span, else its coordinator's, else the session's.
 ///

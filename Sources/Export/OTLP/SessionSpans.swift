@@ -2,9 +2,9 @@ import Navigation
 
 /// One session's open spans while ``OTLPTraceEncoder`` reads it; dropped when the session ends.
 ///
-/// It holds the open coordinators and screens, the span events recorded on them so far and a
-/// few maps that find the coordinator behind a screen, so it is as big as the session's live
-/// tree, never as big as the journal.
+/// It holds the open coordinators and screens, the span events recorded on them so far, a few
+/// maps that find the coordinator behind a screen, and the session's visits (for load times),
+/// so it is as big as the session's live tree and visits, never as big as the journal.
 struct SessionSpans {
     /// A span not yet finished.
     struct OpenSpan {
@@ -32,6 +32,14 @@ struct SessionSpans {
     private var coordinatorOfStack: [String: String] = [:]
     /// How many times each screen has been shown: a screen shown again gets a span of its own.
     private var showings: [String: Int] = [:]
+    /// The visits of the screen the user sees, with the report's definitions: each screen
+    /// instance's first visit times its load, and the session's end censors the last visit.
+    private var visits = ScreenVisitTracker()
+    /// Where each screen's first visit is in `visits.visits` (checked on use: a later step of
+    /// the same intent can take the last visit back).
+    private var firstVisitIndex: [String: Int] = [:]
+    /// The screens whose load a span already carries.
+    private var reportedLoads: Set<String> = []
     private var lastNanoseconds: Int64
 
     init(first event: Event) {
@@ -53,6 +61,8 @@ struct SessionSpans {
     /// Applies the session's next event; returns the spans it finished.
     mutating func consume(_ event: Event) -> [OTLPSpan] {
         lastNanoseconds = max(lastNanoseconds, event.wallNanoseconds)
+        visits.consume(event)
+        if let last = visits.visits.last, last.isFirstShowing { firstVisitIndex[last.screen] = visits.visits.count - 1 }
         var finished: [OTLPSpan] = []
         switch event.kind {
         case .sessionStart:
@@ -104,6 +114,7 @@ struct SessionSpans {
     /// session's root span last.
     mutating func finish() -> [OTLPSpan] {
         let end = lastNanoseconds
+        _ = visits.finish()
         var finished: [OTLPSpan] = closeScreens(screens.keys.sorted(), at: end)
         for index in finished.indices { finished[index].attributes.append(OTLPAttribute("navlog.unfinished", .bool(true))) }
         for (_, open) in coordinators.sorted(by: { $0.value.span.startNanoseconds < $1.value.span.startNanoseconds }) {
@@ -168,8 +179,42 @@ struct SessionSpans {
         ids.compactMap { id in
             guard var open = screens.removeValue(forKey: id) else { return nil }
             open.span.endNanoseconds = time
+            open.span.attributes += visitAttributes(of: id)
             return open.span
         }
+    }
+
+    /// The attributes a screen's span takes from its visits as it closes (they have all ended
+    /// by then): how the screen's first visit loaded (`navlog.load_ms`, `navlog.load_outcome`),
+    /// on the first span to close after that visit, the showing it was part of; and
+    /// `navlog.censored` when the session's end cut off the screen's last visit. A load still
+    /// running at the end gets no outcome.
+    private mutating func visitAttributes(of screen: String) -> [OTLPAttribute] {
+        var attributes: [OTLPAttribute] = []
+        if let visit = endedFirstVisit(of: screen), reportedLoads.insert(screen).inserted {
+            switch visit.load {
+            case .ready(let nanoseconds, let outcome):
+                attributes.append(OTLPAttribute("navlog.load_ms", .double(Double(nanoseconds) / 1_000_000)))
+                attributes.append(OTLPAttribute("navlog.load_outcome", .string(outcome)))
+            case .abandoned where visits.recordsReadiness:
+                // A session with no screen.ready (yet) may come from a runtime without them.
+                attributes.append(OTLPAttribute("navlog.load_outcome", .string("abandoned")))
+            default:
+                break
+            }
+        }
+        if let last = visits.visits.last, last.isCensored, last.screen == screen {
+            attributes.append(OTLPAttribute("navlog.censored", .bool(true)))
+        }
+        return attributes
+    }
+
+    /// The first visit of `screen`, once it has ended; nil when the screen was never seen
+    /// (or only in passing, within one intent).
+    private func endedFirstVisit(of screen: String) -> ScreenVisit? {
+        guard let index = firstVisitIndex[screen], index < visits.visits.count else { return nil }
+        let visit = visits.visits[index]
+        return visit.screen == screen && visit.isFirstShowing && visit.end != nil ? visit : nil
     }
 
     private func makeSpan(
