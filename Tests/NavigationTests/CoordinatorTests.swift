@@ -23,7 +23,7 @@ final class CoordinatorTests: XCTestCase {
             "6 coordinator.coordinate RootCoordinator#1 ←1",
             "7 coordinator.start ScreenCoordinator#1 ←6",
             "8 screen.push ScreenCoordinator#1 [Detail#1] ←7",
-            "9 screen.ready ScreenCoordinator#1 [Detail#1] ←7",
+            "9 screen.ready ScreenCoordinator#1 [Detail#1] ←6",
         ])
         XCTAssertEqual(sink.events.isEmpty, true)
 

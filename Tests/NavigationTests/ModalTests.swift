@@ -145,7 +145,7 @@ final class ModalTests: XCTestCase {
             "12 screen.dismiss RootCoordinator#1 [Sheet#1] ←1",
             "13 window.root RootCoordinator#1 [Login#1] ←1",
             "14 coordinator.finish ScreenCoordinator#1 ←13",
-            "15 screen.ready RootCoordinator#1 [Login#1] ←1",
+            "15 screen.ready RootCoordinator#1 [Login#1] ←13",
         ])
     }
 }

@@ -76,12 +76,14 @@ final class NavigationStackTests: XCTestCase {
         sink.removeAll()
         try root.stack.setScreens([home, a, makeScreen("X"), makeScreen("Y")])
         XCTAssertEqual(root.stack.screens.map(\.id), ["Home#1", "A#1", "X#1", "Y#1"])
-        // One replacement shows Y only: X goes in under it and is not ready yet.
+        // Outside an operation (no action, link or gesture behind it) every container step shows
+        // its screen, as the report counts a visit for each: X is displayed, then Y.
         assertEvents(sink, [
             "10 screen.pop RootCoordinator#1 [B#1] ←1",
             "11 screen.push RootCoordinator#1 [X#1] ←1",
-            "12 screen.push RootCoordinator#1 [Y#1] ←1",
-            "13 screen.ready RootCoordinator#1 [Y#1] ←1",
+            "12 screen.ready RootCoordinator#1 [X#1] ←1",
+            "13 screen.push RootCoordinator#1 [Y#1] ←1",
+            "14 screen.ready RootCoordinator#1 [Y#1] ←1",
         ])
         assertRefused("empty_stack", sink: sink) { try root.stack.setScreens([]) }
         XCTAssertEqual(root.stack.screens.count, 4)

@@ -158,7 +158,7 @@ final class PatternTests: XCTestCase {
             "9 coordinator.coordinate MasterCoordinator#1 ←7",
             "10 coordinator.start DetailCoordinator#1 ←9",
             "11 screen.push DetailCoordinator#1 [Detail#1] ←10",
-            "12 screen.ready DetailCoordinator#1 [Detail#1] ←10",
+            "12 screen.ready DetailCoordinator#1 [Detail#1] ←7",
         ])
         try context.window.userBack()
         assertEvents(sink, [
@@ -180,7 +180,7 @@ final class PatternTests: XCTestCase {
             "9 coordinator.coordinate MasterCoordinator#1 ←7",
             "10 coordinator.start DetailCoordinator#1 ←9",
             "11 screen.present DetailCoordinator#1 [Detail#1] ←10",
-            "12 screen.ready DetailCoordinator#1 [Detail#1] ←10",
+            "12 screen.ready DetailCoordinator#1 [Detail#1] ←7",
         ])
         try context.window.userSwipeDismiss()
         assertEvents(sink, [

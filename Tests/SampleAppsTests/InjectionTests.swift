@@ -61,11 +61,11 @@ final class InjectionTests: XCTestCase {
         try app.tap("next-day")
         // No `coordinator.finish` after the pop, and no `coordinator.deinit`.
         assertEvents(app.sink, [
-            "13 action Detail#1 [Detail#1] ←1",
-            "14 screen.pop DetailCoordinator#1 [Detail#1] ←13",
-            "15 presenter.deinit DetailPresenter#1 ←1",
-            "16 action Master#1 [Master#1] ←1",
-            "17 viewmodel.change MasterPresenter#1 [Master#1] ←16",
+            "15 action Detail#1 [Detail#1] ←1",
+            "16 screen.pop DetailCoordinator#1 [Detail#1] ←15",
+            "17 presenter.deinit DetailPresenter#1 ←1",
+            "18 action Master#1 [Master#1] ←1",
+            "19 viewmodel.change MasterPresenter#1 [Master#1] ←18",
         ], journal: &journal)
         XCTAssertEqual(master?.children.map(\.id), ["DetailCoordinator#1"], "the seed's bug: the parent still holds Detail's coordinator")
         XCTAssertEqual(app.endAndFindLeaks(allEvents: journal).map(summary), [
@@ -101,15 +101,17 @@ final class InjectionTests: XCTestCase {
         drain(app.sink, into: &journal)
         try app.tap("open-detail")
         assertEvents(app.sink, [
-            "8 action Master#1 [Master#1] ←1",
-            "9 coordinator.coordinate RootMasterCoordinator#1 ←8",
-            "10 coordinator.start DetailCoordinator#1 ←9",
-            "11 presenter.init DetailPresenter#1 ←10",
-            "12 screen.push DetailCoordinator#1 [Detail#1] ←10",
-            "13 coordinator.coordinate RootMasterCoordinator#1 ←8",
-            "14 coordinator.start DetailCoordinator#2 ←13",
-            "15 presenter.init DetailPresenter#2 ←14",
-            "16 screen.push DetailCoordinator#2 [Detail#2] ←14",
+            "9 action Master#1 [Master#1] ←1",
+            "10 coordinator.coordinate RootMasterCoordinator#1 ←9",
+            "11 coordinator.start DetailCoordinator#1 ←10",
+            "12 presenter.init DetailPresenter#1 ←11",
+            "13 screen.push DetailCoordinator#1 [Detail#1] ←11",
+            "14 coordinator.coordinate RootMasterCoordinator#1 ←9",
+            "15 coordinator.start DetailCoordinator#2 ←14",
+            "16 presenter.init DetailPresenter#2 ←15",
+            "17 screen.push DetailCoordinator#2 [Detail#2] ←15",
+            // The user sees only Detail#2: Detail#1, pushed under it by the same tap, is not displayed.
+            "18 screen.ready DetailCoordinator#2 [Detail#2] ←9",
         ], journal: &journal)
         XCTAssertEqual(doublePushes(in: journal), ["Detail"])
         XCTAssertEqual(app.context.window.topContainer?.activeStack?.screens.map(\.id), ["Master#1", "Detail#1", "Detail#2"])

@@ -12,7 +12,7 @@ final class MasterDetailTests: XCTestCase {
         "5 presenter.init MasterPresenter#1 ←4",
         "6 screen.push RootMasterCoordinator#1 [Master#1] ←4",
         "7 window.root RootMasterCoordinator#1 [Master#1] ←4",
-        "8 screen.ready RootMasterCoordinator#1 [Master#1] ←4",
+        "8 screen.ready RootMasterCoordinator#1 [Master#1] ←2",
     ]
 
     // MARK: - Main flow
@@ -32,7 +32,7 @@ final class MasterDetailTests: XCTestCase {
             "11 coordinator.start DetailCoordinator#1 ←10",
             "12 presenter.init DetailPresenter#1 ←11",
             "13 screen.push DetailCoordinator#1 [Detail#1] ←11",
-            "14 screen.ready DetailCoordinator#1 [Detail#1] ←11",
+            "14 screen.ready DetailCoordinator#1 [Detail#1] ←9",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "Detail#1")
         XCTAssertEqual(master?.navigation.screens.map(\.id), ["Master#1", "Detail#1"])
@@ -68,7 +68,7 @@ final class MasterDetailTests: XCTestCase {
             "12 presenter.init DetailPresenter#1 ←11",
             "13 screen.push DetailCoordinator#1 [Detail#1] ←11",
             "14 screen.present DetailCoordinator#1 [Detail#1] ←11",
-            "15 screen.ready DetailCoordinator#1 [Detail#1] ←11",
+            "15 screen.ready DetailCoordinator#1 [Detail#1] ←9",
         ], journal: &journal)
         let present = try XCTUnwrap(journal.last { $0.kind == .screenPresent })
         XCTAssertEqual(present.payload["style"], "sheet")

@@ -47,7 +47,7 @@ final class TabsTests: XCTestCase {
             "15 coordinator.start ReportCoordinator#1 ←14",
             "16 presenter.init ReportPresenter#1 ←15",
             "17 screen.push ReportCoordinator#1 [Report#1] ←15",
-            "18 screen.ready ReportCoordinator#1 [Report#1] ←15",
+            "18 screen.ready ReportCoordinator#1 [Report#1] ←13",
             "19 action Report#1 [Report#1] ←1",
             "20 viewmodel.change ReportPresenter#1 [Report#1] ←19",
         ], journal: &journal)
@@ -67,7 +67,7 @@ final class TabsTests: XCTestCase {
             "25 coordinator.start NotificationsSettingsCoordinator#1 ←24",
             "26 presenter.init NotificationsSettingsPresenter#1 ←25",
             "27 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←25",
-            "28 screen.ready NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←25",
+            "28 screen.ready NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←23",
             "29 action NotificationsSettings#1 [NotificationsSettings#1] ←1",
             "30 viewmodel.change NotificationsSettingsPresenter#1 [NotificationsSettings#1] ←29",
             "31 viewmodel.change SettingsPresenter#1 [Settings#1] ←29",
@@ -105,11 +105,11 @@ final class TabsTests: XCTestCase {
         app.sink.removeAll()
         try app.context.window.userBack()
         XCTAssertEqual(app.sink.events.map(trace), [
-            "21 action Profile#1 [Profile#1] ←1",
-            "22 screen.pop ProfileCoordinator#1 [Profile#1] ←21",
-            "23 coordinator.finish ProfileCoordinator#1 ←22",
-            "24 coordinator.deinit ProfileCoordinator#1 ←22",
-            "25 presenter.deinit ProfilePresenter#1 ←1",
+            "20 action Profile#1 [Profile#1] ←1",
+            "21 screen.pop ProfileCoordinator#1 [Profile#1] ←20",
+            "22 coordinator.finish ProfileCoordinator#1 ←21",
+            "23 coordinator.deinit ProfileCoordinator#1 ←21",
+            "24 presenter.deinit ProfilePresenter#1 ←1",
         ])
         XCTAssertEqual(app.root?.children.last?.children.count, 0)
     }
@@ -167,7 +167,7 @@ final class TabsTests: XCTestCase {
             "22 coordinator.start NotificationsSettingsCoordinator#1 ←21",
             "23 presenter.init NotificationsSettingsPresenter#1 ←22",
             "24 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←22",
-            "25 screen.ready NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←22",
+            "25 screen.ready NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←19",
         ], journal: &journal)
         XCTAssertEqual(app.visibleScreen, "NotificationsSettings#1")
 
@@ -184,7 +184,7 @@ final class TabsTests: XCTestCase {
             "33 coordinator.start ReportCoordinator#2 ←32",
             "34 presenter.init ReportPresenter#2 ←33",
             "35 screen.push ReportCoordinator#2 [Report#2] ←33",
-            "36 screen.ready ReportCoordinator#2 [Report#2] ←33",
+            "36 screen.ready ReportCoordinator#2 [Report#2] ←26",
         ], journal: &journal)
         XCTAssertEqual(app.rendered?.element(withID: "report-title")?.text, "App Store rating")
         // The Settings tab kept its stack.
