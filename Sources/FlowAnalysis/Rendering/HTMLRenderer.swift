@@ -24,9 +24,11 @@ public enum HTMLRenderer {
         body += "<h2>Dwell time</h2>\n<div class=\"charts\">\n"
         body += report.dwell.prefix(histogramLimit).map(SVGCharts.histogram).joined(separator: "\n")
         body += "\n</div>\n"
-        if !report.load.isEmpty {
-            body += "<h2>Load time</h2>\n<p class=\"note\">From a screen's first appearance until its content is fully displayed (screen.ready).</p>\n<div class=\"charts\">\n"
-            body += report.load.prefix(histogramLimit).map(SVGCharts.histogram).joined(separator: "\n")
+        // Screens ready as they appear take no time to load: charts only for those that do.
+        let loading = report.load.filter { ($0.summary.p90Milliseconds ?? 0) >= 1 || $0.abandoned > 0 || $0.failed > 0 }
+        if !loading.isEmpty {
+            body += "<h2>Load time</h2>\n<p class=\"note\">From a screen's first appearance until its content is fully displayed (screen.ready); screens ready as they appear are in the table below.</p>\n<div class=\"charts\">\n"
+            body += loading.prefix(histogramLimit).map(SVGCharts.histogram).joined(separator: "\n")
             body += "\n</div>\n"
         }
         for section in ReportSection.sections(of: report).dropFirst() {
