@@ -43,26 +43,69 @@ final class BaselineCommandTests: XCTestCase {
         XCTAssertEqual(fromBaseline.stdout, fromJournal.stdout, "a baseline compares exactly as its journal")
     }
 
-    func testRecordMissingWritesAnAbsentBaselineAndNeverRefusesIt() throws {
+    func testAnAbsentBaseIsRecordedOnlyWhenAskedAndNeverPassesSilently() throws {
         let journal = try record("base")
         let baseline = directory.appendingPathComponent("new.json").path
+        let junit = directory.appendingPathComponent("junit.xml").path
         let never = try CLI.run(["diff", baseline, journal, "--record", "never"])
         XCTAssertEqual(never.status, 2)
         XCTAssertEqual(never.stderr, "navlog diff: base '\(baseline)' does not exist\n")
 
-        let missing = try CLI.run(["diff", baseline, journal])
+        // Not given, locally or under CI: a missing base is trouble, and no JUnit is written.
+        for ci in ["", "1", "true"] {
+            let unasked = try CLI.run(["diff", baseline, journal, "--junit", junit], environment: ["CI": ci])
+            XCTAssertEqual(unasked.status, 2, "CI=\(ci)")
+            XCTAssertEqual(unasked.stdout, "")
+            XCTAssertEqual(unasked.stderr, "navlog diff: base '\(baseline)' does not exist (pass --record missing to record a baseline there)\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: baseline))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: junit))
+        }
+
+        let missing = try CLI.run(["diff", baseline, journal, "--record", "missing", "--junit", junit], environment: ["CI": "1"])
         XCTAssertEqual(missing.status, 0, missing.stderr)
         XCTAssertEqual(missing.stdout, "")
-        XCTAssertTrue(missing.stderr.contains("recorded one from the candidate (1 scenario sessions, 1 sessions)"), missing.stderr)
+        XCTAssertEqual(missing.stderr, "navlog diff: no baseline at '\(baseline)'; recorded one from the candidate (1 scenario sessions, 1 sessions); nothing compared\n")
+        XCTAssertEqual(try String(contentsOfFile: junit, encoding: .utf8), """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="navlog diff" tests="1" failures="0" errors="0" skipped="1">
+              <testsuite name="baseline" tests="1" failures="0" errors="0" skipped="1">
+                <testcase classname="navlog.diff.baseline" name="\(baseline)">
+                  <skipped message="baseline recorded at \(baseline) from the candidate; nothing compared"/>
+                </testcase>
+              </testsuite>
+            </testsuites>
+
+            """)
         XCTAssertEqual(try CLI.run(["diff", baseline, journal, "--record", "never"]).status, 0)
 
         // A scenario the baseline lacks is added to it under `missing`.
         let tabs = try record("tabs", app: "tabs")
-        let added = try CLI.run(["diff", "--base", baseline, "--candidate", journal, "--candidate", tabs, "--ending", "Settings"])
+        let added = try CLI.run(["diff", "--base", baseline, "--candidate", journal, "--candidate", tabs, "--ending", "Settings", "--record", "missing"])
         XCTAssertEqual(added.status, 0, added.stdout + added.stderr)
         XCTAssertTrue(added.stderr.contains("recorded 1 new scenario session(s) into baseline '\(baseline)': tabs s-1"), added.stderr)
         let text = try String(contentsOfFile: baseline, encoding: .utf8)
         XCTAssertTrue(text.contains("\"scenario\": \"tabs\""), text)
+    }
+
+    func testAPathThatReadsAsADirectoryOrJournalIsNeverWrittenAsABaseline() throws {
+        let journal = try record("base")
+        for (path, message) in [
+            ("base-journal/", "cannot write a baseline to 'base-journal/': it names a directory; give a file, such as navlog.baseline.json"),
+            ("base-journal", "cannot record a baseline at 'base-journal': it reads as a journal, not a baseline file; give a name such as navlog.baseline.json"),
+            ("base.navlog", "cannot record a baseline at 'base.navlog': it reads as a journal, not a baseline file; give a name such as navlog.baseline.json"),
+        ] {
+            let result = try CLI.run(["diff", path, journal, "--record", "all"], in: directory)
+            XCTAssertEqual(result.status, 64, path)
+            XCTAssertEqual(result.stderr, "navlog diff: \(message)\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path), path)
+            // Without --record, the path is only missing.
+            let unasked = try CLI.run(["diff", path, journal], in: directory)
+            XCTAssertEqual(unasked.status, 2, path)
+            XCTAssertEqual(unasked.stderr, "navlog diff: base '\(path)' does not exist\n")
+        }
+        let save = try CLI.run(["baseline", "save", "--journal", journal, "-o", "ci/"], in: directory)
+        XCTAssertEqual(save.status, 64)
+        XCTAssertEqual(save.stderr, "navlog baseline save: cannot write a baseline to 'ci/': it names a directory; give a file, such as navlog.baseline.json\n")
     }
 
     // MARK: - Refused input
