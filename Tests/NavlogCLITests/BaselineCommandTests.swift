@@ -28,7 +28,8 @@ final class BaselineCommandTests: XCTestCase {
         XCTAssertEqual(save.stdout, "saved baseline \(baseline): 1 scenario sessions, 1 sessions, 33 events\n")
         let text = try String(contentsOfFile: baseline, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("{\n  \"format\": \"navlog-baseline\",\n"), text)
-        XCTAssertTrue(text.contains("\n  \"version\": 1\n"), text)
+        XCTAssertTrue(text.contains("\n  \"version\": 2\n"), text)
+        XCTAssertFalse(text.contains("packed_events"), "a short scripted run stays one event per line")
         XCTAssertTrue(text.contains(#"{"c":4,"k":"screen.push","n":6,"p":{"bound":["MasterPresenter#1"],"depth":1,"stack":"MasterNavigation#1"},"s":"RootMasterCoordinator#1","screen":"Master#1"}"#), text)
 
         // Two baselines of two runs compare as the same: nothing of the time or run is kept.
@@ -41,6 +42,31 @@ final class BaselineCommandTests: XCTestCase {
         let fromBaseline = try CLI.run(["diff", baseline, directory.appendingPathComponent("candidate").path, "--record", "never", "-o", "json"])
         XCTAssertEqual(fromBaseline.status, 1, fromBaseline.stderr)
         XCTAssertEqual(fromBaseline.stdout, fromJournal.stdout, "a baseline compares exactly as its journal")
+    }
+
+    func testPackedWalksDiffExactlyAsTheJournalTheyCameFrom() throws {
+        func explore(_ name: String, _ parameters: [String] = []) throws -> String {
+            let journal = directory.appendingPathComponent(name).path
+            let result = try CLI.run(["explore", "tabs", "--seed", "1", "--steps", "15", "--sessions", "2", "--journal", journal] + parameters.flatMap { ["-p", $0] })
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return journal
+        }
+        let base = try explore("base"), candidate = try explore("candidate", ["notifications=false"])
+        let baseline = directory.appendingPathComponent("walks.json").path
+        XCTAssertEqual(try CLI.run(["baseline", "save", "--journal", base, "-o", baseline]).status, 0)
+        let text = try String(contentsOfFile: baseline, encoding: .utf8)
+        XCTAssertTrue(text.contains("\n  \"packed_events\": {\n    \"bytes\": "), text)
+        XCTAssertEqual(text.components(separatedBy: "\"events_packed\": ").count, 3, text)
+        XCTAssertFalse(text.contains("\"events\": ["), "walks are packed")
+
+        for format in ["text", "json"] {
+            let fromJournal = try CLI.run(["diff", base, candidate, "-o", format])
+            let fromBaseline = try CLI.run(["diff", baseline, candidate, "--record", "never", "-o", format])
+            XCTAssertEqual(fromJournal.status, 1, fromJournal.stderr)
+            XCTAssertEqual(fromBaseline.status, 1, fromBaseline.stderr)
+            XCTAssertTrue(fromJournal.stdout.contains("@@ -6,7 +6,7 @@"), fromJournal.stdout)
+            XCTAssertEqual(fromBaseline.stdout, fromJournal.stdout, "a packed baseline compares exactly as its journal (\(format))")
+        }
     }
 
     func testAnAbsentBaseIsRecordedOnlyWhenAskedAndNeverPassesSilently() throws {

@@ -128,7 +128,7 @@ enum DiffOptions {
         do {
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(try baseline.serialized().utf8).write(to: url, options: .atomic)
+            try baseline.serialized().write(to: url, options: .atomic)
         } catch {
             throw CommandFailure("cannot write baseline '\(path)': \((error as NSError).localizedDescription)")
         }
