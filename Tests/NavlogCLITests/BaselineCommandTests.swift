@@ -28,7 +28,8 @@ final class BaselineCommandTests: XCTestCase {
         XCTAssertEqual(save.stdout, "saved baseline \(baseline): 1 scenario sessions, 1 sessions, 36 events\n")
         let text = try String(contentsOfFile: baseline, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("{\n  \"format\": \"navlog-baseline\",\n"), text)
-        XCTAssertTrue(text.contains("\n  \"version\": 1\n"), text)
+        XCTAssertTrue(text.contains("\n  \"version\": 2\n"), text)
+        XCTAssertFalse(text.contains("packed_events"), "a short scripted run stays one event per line")
         XCTAssertTrue(text.contains(#"{"c":4,"k":"screen.push","n":6,"p":{"bound":["MasterPresenter#1"],"depth":1,"stack":"MasterNavigation#1"},"s":"RootMasterCoordinator#1","screen":"Master#1"}"#), text)
 
         // Two baselines of two runs compare as the same: nothing of the time or run is kept.
@@ -43,26 +44,94 @@ final class BaselineCommandTests: XCTestCase {
         XCTAssertEqual(fromBaseline.stdout, fromJournal.stdout, "a baseline compares exactly as its journal")
     }
 
-    func testRecordMissingWritesAnAbsentBaselineAndNeverRefusesIt() throws {
+    func testPackedWalksDiffExactlyAsTheJournalTheyCameFrom() throws {
+        func explore(_ name: String, _ parameters: [String] = []) throws -> String {
+            let journal = directory.appendingPathComponent(name).path
+            let result = try CLI.run(["explore", "tabs", "--seed", "1", "--steps", "15", "--sessions", "2", "--journal", journal] + parameters.flatMap { ["-p", $0] })
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return journal
+        }
+        let base = try explore("base"), candidate = try explore("candidate", ["notifications=false"])
+        let baseline = directory.appendingPathComponent("walks.json").path
+        XCTAssertEqual(try CLI.run(["baseline", "save", "--journal", base, "-o", baseline]).status, 0)
+        let text = try String(contentsOfFile: baseline, encoding: .utf8)
+        XCTAssertTrue(text.contains("\n  \"packed_events\": {\n    \"bytes\": "), text)
+        XCTAssertEqual(text.components(separatedBy: "\"events_packed\": ").count, 3, text)
+        XCTAssertFalse(text.contains("\"events\": ["), "walks are packed")
+
+        for format in ["text", "json"] {
+            let fromJournal = try CLI.run(["diff", base, candidate, "-o", format])
+            let fromBaseline = try CLI.run(["diff", baseline, candidate, "--record", "never", "-o", format])
+            XCTAssertEqual(fromJournal.status, 1, fromJournal.stderr)
+            XCTAssertEqual(fromBaseline.status, 1, fromBaseline.stderr)
+            XCTAssertTrue(fromJournal.stdout.contains("@@ -6,7 +6,7 @@"), fromJournal.stdout)
+            XCTAssertEqual(fromBaseline.stdout, fromJournal.stdout, "a packed baseline compares exactly as its journal (\(format))")
+        }
+    }
+
+    func testAnAbsentBaseIsRecordedOnlyWhenAskedAndNeverPassesSilently() throws {
         let journal = try record("base")
         let baseline = directory.appendingPathComponent("new.json").path
+        let junit = directory.appendingPathComponent("junit.xml").path
         let never = try CLI.run(["diff", baseline, journal, "--record", "never"])
         XCTAssertEqual(never.status, 2)
         XCTAssertEqual(never.stderr, "navlog diff: base '\(baseline)' does not exist\n")
 
-        let missing = try CLI.run(["diff", baseline, journal])
+        // Not given, locally or under CI: a missing base is trouble, and no JUnit is written.
+        for ci in ["", "1", "true"] {
+            let unasked = try CLI.run(["diff", baseline, journal, "--junit", junit], environment: ["CI": ci])
+            XCTAssertEqual(unasked.status, 2, "CI=\(ci)")
+            XCTAssertEqual(unasked.stdout, "")
+            XCTAssertEqual(unasked.stderr, "navlog diff: base '\(baseline)' does not exist (pass --record missing to record a baseline there)\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: baseline))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: junit))
+        }
+
+        let missing = try CLI.run(["diff", baseline, journal, "--record", "missing", "--junit", junit], environment: ["CI": "1"])
         XCTAssertEqual(missing.status, 0, missing.stderr)
         XCTAssertEqual(missing.stdout, "")
-        XCTAssertTrue(missing.stderr.contains("recorded one from the candidate (1 scenario sessions, 1 sessions)"), missing.stderr)
+        XCTAssertEqual(missing.stderr, "navlog diff: no baseline at '\(baseline)'; recorded one from the candidate (1 scenario sessions, 1 sessions); nothing compared\n")
+        XCTAssertEqual(try String(contentsOfFile: junit, encoding: .utf8), """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="navlog diff" tests="1" failures="0" errors="0" skipped="1">
+              <testsuite name="baseline" tests="1" failures="0" errors="0" skipped="1">
+                <testcase classname="navlog.diff.baseline" name="\(baseline)">
+                  <skipped message="baseline recorded at \(baseline) from the candidate; nothing compared"/>
+                </testcase>
+              </testsuite>
+            </testsuites>
+
+            """)
         XCTAssertEqual(try CLI.run(["diff", baseline, journal, "--record", "never"]).status, 0)
 
         // A scenario the baseline lacks is added to it under `missing`.
         let tabs = try record("tabs", app: "tabs")
-        let added = try CLI.run(["diff", "--base", baseline, "--candidate", journal, "--candidate", tabs, "--ending", "Settings"])
+        let added = try CLI.run(["diff", "--base", baseline, "--candidate", journal, "--candidate", tabs, "--ending", "Settings", "--record", "missing"])
         XCTAssertEqual(added.status, 0, added.stdout + added.stderr)
         XCTAssertTrue(added.stderr.contains("recorded 1 new scenario session(s) into baseline '\(baseline)': tabs s-1"), added.stderr)
         let text = try String(contentsOfFile: baseline, encoding: .utf8)
         XCTAssertTrue(text.contains("\"scenario\": \"tabs\""), text)
+    }
+
+    func testAPathThatReadsAsADirectoryOrJournalIsNeverWrittenAsABaseline() throws {
+        let journal = try record("base")
+        for (path, message) in [
+            ("base-journal/", "cannot write a baseline to 'base-journal/': it names a directory; give a file, such as navlog.baseline.json"),
+            ("base-journal", "cannot record a baseline at 'base-journal': it reads as a journal, not a baseline file; give a name such as navlog.baseline.json"),
+            ("base.navlog", "cannot record a baseline at 'base.navlog': it reads as a journal, not a baseline file; give a name such as navlog.baseline.json"),
+        ] {
+            let result = try CLI.run(["diff", path, journal, "--record", "all"], in: directory)
+            XCTAssertEqual(result.status, 64, path)
+            XCTAssertEqual(result.stderr, "navlog diff: \(message)\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path), path)
+            // Without --record, the path is only missing.
+            let unasked = try CLI.run(["diff", path, journal], in: directory)
+            XCTAssertEqual(unasked.status, 2, path)
+            XCTAssertEqual(unasked.stderr, "navlog diff: base '\(path)' does not exist\n")
+        }
+        let save = try CLI.run(["baseline", "save", "--journal", journal, "-o", "ci/"], in: directory)
+        XCTAssertEqual(save.status, 64)
+        XCTAssertEqual(save.stderr, "navlog baseline save: cannot write a baseline to 'ci/': it names a directory; give a file, such as navlog.baseline.json\n")
     }
 
     // MARK: - Refused input

@@ -99,12 +99,13 @@ public final class Deflater {
 /// One owned decompressing `z_stream`.
 ///
 /// See <https://www.zlib.net/manual.html#Advanced> (`inflateInit2`, `inflateSetDictionary`).
-final class Inflater {
+/// Public for the packed event sequences of `navlog diff` baselines.
+public final class Inflater {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private var isOpen = false
     private let format: ZlibFormat
 
-    init(format: ZlibFormat = .raw) throws {
+    public init(format: ZlibFormat = .raw) throws {
         self.format = format
         stream.initialize(to: z_stream())
         let code = inflateInit2_(stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
@@ -121,13 +122,13 @@ final class Inflater {
     }
 
     /// Frees zlib's state.
-    func close() {
+    public func close() {
         if isOpen { inflateEnd(stream) }
         isOpen = false
     }
 
     /// Inflates one complete stream; `expectedCount` sizes the output and bounds it.
-    func decompressAll(_ input: [UInt8], expectedCount: Int, dictionary: [UInt8]? = nil, context: String) throws -> [UInt8] {
+    public func decompressAll(_ input: [UInt8], expectedCount: Int, dictionary: [UInt8]? = nil, context: String) throws -> [UInt8] {
         try check(inflateReset(stream), context)
         if format == .raw, let dictionary, !dictionary.isEmpty {
             let code = dictionary.withUnsafeBufferPointer { inflateSetDictionary(stream, $0.baseAddress, UInt32($0.count)) }

@@ -49,6 +49,7 @@ struct BaselineSaveCommand: ParsableCommand {
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("journal '\(path)' does not exist")
         }
+        try DiffOptions.checkBaselinePath(outputPath)
         let side = try DiffOptions.readJournals(paths, settings: settings)
         guard side.sessions > 0 else { throw CommandFailure("no session in \(paths.joined(separator: ", ")); nothing to save") }
         try DiffOptions.write(DiffBaseline(side: side, settings: settings), to: outputPath)

@@ -33,7 +33,7 @@ struct DiffCommand: ParsableCommand {
             .value("output", short: "o", "FORMAT", help: "text, json or markdown.", default: "text"),
             .value("junit", "FILE", help: "Also write JUnit XML: one testcase per scenario session, structural check and metric."),
             .flag("github-annotations", help: "Also print GitHub Actions ::error/::warning lines (text and markdown output only)."),
-            .value("record", "MODE", help: "With a baseline file as BASE: missing (write it when absent), all (rewrite it) or never (CI).", default: "missing"),
+            .value("record", "MODE", help: "With a baseline file as BASE: missing (write it when absent, add new scenario sessions), all (rewrite it) or never. Not given: an absent BASE exits 2; a present one gets new scenario sessions, or is never written when CI is set."),
         ]
     )
 
@@ -43,7 +43,16 @@ struct DiffCommand: ParsableCommand {
     let format: DiffFormat
     let junitPath: String?
     let showsAnnotations: Bool
-    let record: String
+    /// `--record` as given; `nil` when not given.
+    let requestedRecord: RecordMode?
+    /// What happens to a baseline file that is present: `--record`, else `never` under CI and
+    /// `missing` otherwise.
+    let record: RecordMode
+
+    /// How `navlog diff` writes a baseline file given as BASE.
+    enum RecordMode: String, CaseIterable {
+        case missing, all, never
+    }
 
     init(_ arguments: ParsedArguments) throws {
         var positionals = arguments.positionals[...]
@@ -84,11 +93,18 @@ struct DiffCommand: ParsableCommand {
         junitPath = arguments.value("junit")
         showsAnnotations = arguments.flag("github-annotations")
         if showsAnnotations, format == .json { throw UsageError("option '--github-annotations' would break --output json; use text or markdown") }
-        record = try arguments.choice("record", ["missing", "all", "never"], default: "missing")
+        requestedRecord = arguments.value("record") == nil ? nil : RecordMode(rawValue: try arguments.choice("record", RecordMode.allCases.map(\.rawValue), default: ""))
+        record = requestedRecord ?? (DiffCommand.isContinuousIntegration(ProcessInfo.processInfo.environment) ? .never : .missing)
+    }
+
+    /// Whether `CI` is set, as CI services do: non-empty and not `false` or `0`.
+    static func isContinuousIntegration(_ environment: [String: String]) -> Bool {
+        guard let value = environment["CI"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return false }
+        return !["false", "0"].contains(value.lowercased())
     }
 
     func run() async throws -> Int32 {
-        let baseInput = try DiffOptions.input(basePaths, side: "base", allowMissingBaseline: record != "never" && !basePaths[0].hasSuffix(".navlog"))
+        let baseInput = try self.baseInput()
         let candidateInput = try DiffOptions.input(candidatePaths, side: "candidate")
         var settings = self.settings
         var baseline: DiffBaseline?
@@ -106,10 +122,31 @@ struct DiffCommand: ParsableCommand {
         }
         let candidate = try side(candidateInput, settings: settings)
         guard let path = baselinePath, baseline == nil else { return try compare(try side(baseInput, settings: settings), candidate, settings: settings, recordTo: baselinePath) }
-        // No baseline yet: record one from the candidate (`--record missing` or `all`).
+        // No baseline yet, and `--record missing` or `all` asked for one: record it from the
+        // candidate, and say in the JUnit file that nothing was compared.
         try DiffOptions.write(DiffBaseline(side: candidate, settings: settings), to: path)
+        try writeJUnit(FlowDiff.junitXMLForRecordedBaseline(at: path))
         Output.standardError("navlog diff: no baseline at '\(path)'; recorded one from the candidate (\(candidate.sequences.count) scenario sessions, \(candidate.sessions) sessions); nothing compared\n")
         return ExitCode.success
+    }
+
+    /// Classifies BASE. One path that does not exist is recorded only when `--record missing`
+    /// or `all` was given and it can name a baseline file; otherwise it is trouble (exit 2), so
+    /// that a mistyped path never passes as "nothing compared".
+    private func baseInput() throws -> DiffOptions.Input {
+        guard basePaths.count == 1, let path = basePaths.first, !FileManager.default.fileExists(atPath: path) else {
+            return try DiffOptions.input(basePaths, side: "base")
+        }
+        switch requestedRecord {
+        case .missing, .all:
+            try DiffOptions.checkBaselinePath(path, isRecordedBase: true)
+            return .baseline(path)
+        case .never:
+            throw CommandFailure("base '\(path)' does not exist")
+        case nil:
+            let isRecordable = (try? DiffOptions.checkBaselinePath(path, isRecordedBase: true)) != nil
+            throw CommandFailure("base '\(path)' does not exist" + (isRecordable ? " (pass --record missing to record a baseline there)" : ""))
+        }
     }
 
     // MARK: - Comparing
@@ -126,13 +163,7 @@ struct DiffCommand: ParsableCommand {
         guard diff.hasCommonGround else {
             throw CommandFailure("nothing in common to compare: base has \(base.sessions) sessions over \(base.screens.count) screens, candidate \(candidate.sessions) sessions over \(candidate.screens.count) screens, and no scenario or screen is on both sides")
         }
-        if let junitPath {
-            do {
-                try Data(diff.junitXML().utf8).write(to: URL(fileURLWithPath: junitPath), options: .atomic)
-            } catch {
-                throw CommandFailure("cannot write JUnit XML '\(junitPath)': \((error as NSError).localizedDescription)")
-            }
-        }
+        try writeJUnit(diff.junitXML())
         var text = diff.rendered(as: format)
         if showsAnnotations { text = diff.githubAnnotations() + text }
         Output.standardOutput(text)
@@ -140,21 +171,31 @@ struct DiffCommand: ParsableCommand {
         return diff.hasRegression ? ExitCode.finding : ExitCode.success
     }
 
+    /// Writes `xml` to the `--junit` file, if one was asked for.
+    private func writeJUnit(_ xml: @autoclosure () -> String) throws {
+        guard let junitPath else { return }
+        do {
+            try Data(xml().utf8).write(to: URL(fileURLWithPath: junitPath), options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write JUnit XML '\(junitPath)': \((error as NSError).localizedDescription)")
+        }
+    }
+
     /// `--record all` rewrites the baseline from the candidate; `missing` adds the candidate's
     /// scenario sessions the baseline lacks.
     private func recordBaseline(at path: String, base: DiffSide, candidate: DiffSide, settings: DiffSettings) throws {
         switch record {
-        case "all":
+        case .all:
             try DiffOptions.write(DiffBaseline(side: candidate, settings: settings), to: path)
             Output.standardError("navlog diff: rewrote baseline '\(path)' from the candidate (--record all)\n")
-        case "missing":
+        case .missing:
             let missing = candidate.sequences.filter { base.sequence(scenario: $0.scenario, session: $0.session) == nil }
             guard !missing.isEmpty else { return }
             var stored = try DiffOptions.readBaseline(path)
             stored.side.sequences = (stored.side.sequences + missing).sorted { ($0.scenario, $0.session) < ($1.scenario, $1.session) }
             try DiffOptions.write(stored, to: path)
             Output.standardError("navlog diff: recorded \(missing.count) new scenario session(s) into baseline '\(path)': \(missing.map(\.key).joined(separator: ", "))\n")
-        default:
+        case .never:
             break
         }
     }

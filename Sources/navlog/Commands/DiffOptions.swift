@@ -60,12 +60,11 @@ enum DiffOptions {
     }
 
     /// Classifies `paths`: one file holding JSON is a baseline; anything else is journals. A
-    /// path that does not exist is trouble (exit 2), unless `allowMissingBaseline`.
-    static func input(_ paths: [String], side: String, allowMissingBaseline: Bool = false) throws -> Input {
+    /// path that does not exist is trouble (exit 2).
+    static func input(_ paths: [String], side: String) throws -> Input {
         if paths.count == 1, let path = paths.first {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                if allowMissingBaseline { return .baseline(path) }
                 throw CommandFailure("\(side) '\(path)' does not exist")
             }
             if !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) {
@@ -107,12 +106,29 @@ enum DiffOptions {
         return collector.finish()
     }
 
+    /// Refuses, as bad arguments (exit 64), a baseline path that names a directory: one ending
+    /// in `/` or one that is a directory. With `isRecordedBase` (a BASE that `navlog diff`
+    /// would record because it does not exist) also a name without an extension or ending in
+    /// `.navlog`: such a path reads as a mistyped journal, and must not become a baseline file.
+    static func checkBaselinePath(_ path: String, isRecordedBase: Bool = false) throws {
+        let name = (path as NSString).lastPathComponent
+        var isDirectory: ObjCBool = false
+        if path.hasSuffix("/") || name == "." || name == ".."
+            || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw CommandFailure("cannot write a baseline to '\(path)': it names a directory; give a file, such as navlog.baseline.json", exitCode: ExitCode.usage)
+        }
+        let pathExtension = (name as NSString).pathExtension
+        if isRecordedBase, pathExtension.isEmpty || pathExtension == "navlog" {
+            throw CommandFailure("cannot record a baseline at '\(path)': it reads as a journal, not a baseline file; give a name such as navlog.baseline.json", exitCode: ExitCode.usage)
+        }
+    }
+
     /// Writes a baseline file, creating its directory; failure is trouble naming the file.
     static func write(_ baseline: DiffBaseline, to path: String) throws {
         do {
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(try baseline.serialized().utf8).write(to: url, options: .atomic)
+            try baseline.serialized().write(to: url, options: .atomic)
         } catch {
             throw CommandFailure("cannot write baseline '\(path)': \((error as NSError).localizedDescription)")
         }

@@ -53,11 +53,35 @@ public struct NormalizedEvent: Sendable, Equatable, Codable {
     /// Replaces hashed private values with ``maskedHash``: two journals hash under different
     /// keys, so their hashes say only that a private value was there.
     static func maskingHashes(_ value: JSONValue) -> JSONValue {
+        maskedCopy(of: value) ?? value
+    }
+
+    /// The value with its hashes masked, or `nil` when it holds none. A value without hashes
+    /// (most of them) is kept as it is rather than rebuilt, so it still shares its storage with
+    /// the journal reader's decoded values: a long walk's events then take far less memory,
+    /// and comparing two of them finds the shared storage equal at once.
+    private static func maskedCopy(of value: JSONValue) -> JSONValue? {
         switch value {
-        case .string(let text) where text.utf8.count == 21 && text.hasPrefix("hmac:"): .string(maskedHash)
-        case .object(let members): .object(members.mapValues(maskingHashes))
-        case .array(let items): .array(items.map(maskingHashes))
-        default: value
+        case .string(let text) where text.utf8.count == 21 && text.hasPrefix("hmac:"):
+            return .string(maskedHash)
+        case .object(let members):
+            var copy: [String: JSONValue]?
+            for (key, member) in members {
+                guard let masked = maskedCopy(of: member) else { continue }
+                if copy == nil { copy = members }
+                copy![key] = masked
+            }
+            return copy.map(JSONValue.object)
+        case .array(let items):
+            var copy: [JSONValue]?
+            for (index, item) in items.enumerated() {
+                guard let masked = maskedCopy(of: item) else { continue }
+                if copy == nil { copy = items }
+                copy![index] = masked
+            }
+            return copy.map(JSONValue.array)
+        default:
+            return nil
         }
     }
 

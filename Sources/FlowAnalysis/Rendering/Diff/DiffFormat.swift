@@ -19,6 +19,12 @@ extension FlowDiff {
         DiffJUnitRenderer.render(self)
     }
 
+    /// Returns the JUnit XML of a run that recorded a baseline at `path` instead of comparing:
+    /// one `<skipped>` testcase saying so.
+    public static func junitXMLForRecordedBaseline(at path: String) -> String {
+        DiffJUnitRenderer.renderRecordedBaseline(at: path)
+    }
+
     /// Returns GitHub Actions `::error` and `::warning` lines, one per finding.
     public func githubAnnotations() -> String {
         DiffAnnotationRenderer.render(self)

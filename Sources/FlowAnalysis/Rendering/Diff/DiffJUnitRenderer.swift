@@ -6,8 +6,8 @@
 enum DiffJUnitRenderer {
     private struct Case {
         var name: String
-        var failure: (message: String, body: String)?
-        var skipped: String?
+        var failure: (message: String, body: String)? = nil
+        var skipped: String? = nil
     }
 
     static func render(_ diff: FlowDiff) -> String {
@@ -35,7 +35,16 @@ enum DiffJUnitRenderer {
                 skipped: metric.status == .tooFewSamples ? text : nil
             )
         }
-        let suites = [("exact", exact), ("structural", structural), ("statistical", statistical)]
+        return render([("exact", exact), ("structural", structural), ("statistical", statistical)])
+    }
+
+    /// Renders what `navlog diff` did when it recorded a baseline instead of comparing: one
+    /// suite `baseline` with one `<skipped>` testcase, so that CI shows nothing was checked.
+    static func renderRecordedBaseline(at path: String) -> String {
+        render([("baseline", [Case(name: path, skipped: "baseline recorded at \(path) from the candidate; nothing compared")])])
+    }
+
+    private static func render(_ suites: [(String, [Case])]) -> String {
         let all = suites.flatMap(\.1)
         var lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
