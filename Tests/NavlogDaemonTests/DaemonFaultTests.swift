@@ -5,6 +5,8 @@ import NavlogDaemon
 import Synchronization
 import XCTest
 
+@testable import Journal
+
 /// The fault suite: `navlogd` under load through kill -9, a full disk, its journal directory
 /// removed or read-only, a wall clock that jumps back, a storm of SIGHUPs, and 10,000 sessions.
 /// In each case the daemon keeps serving or stops with a clear message, and `navlog verify`
@@ -148,6 +150,31 @@ final class DaemonFaultTests: XCTestCase {
         report("small volume (4 MiB, flush_per_request, 2 clients): " + figures.joined(separator: "; ")
                + "; \(drops.count) journal.dropped records (\(drops.compactMap { $0["payload"]?["count"]?.intValue }.reduce(0, +)) events),"
                + " verify passed, SIGTERM exit 0 with session.end recorded")
+    }
+
+    /// Closing needs room for `session.end`: on a full volume whose WAL a reader keeps from
+    /// being truncated, the close fails, and the daemon says so and exits 2.
+    func testJournalThatCannotBeClosedMakesTheDaemonExitNonZero() throws {
+        let (volume, journal, daemon) = try startDurableDaemon(onVolumeOf: "4m")
+        let clients = LoadClients(socketPath: daemon.socketPath, count: 2)
+        XCTAssertTrue(clients.waitForAcknowledgements(50), "no load:\n\(daemon.log)")
+        clients.stop()
+        // A reader in the middle of a read (as `navlog tail -f` or the OTLP push may be) keeps
+        // the WAL from being reset, so the close has to grow it.
+        let file = try XCTUnwrap(JournalDirectory.listFiles(in: journal).last)
+        let reader = try JournalFile.openForReading(path: file)
+        try reader.database.execute("BEGIN")
+        XCTAssertNotNil(try reader.database.scalar("SELECT count(*) FROM block"))
+        try volume.fill()
+
+        let status = daemon.terminate()
+        try reader.database.execute("COMMIT")
+        reader.close()
+        XCTAssertEqual(status, 2, daemon.log)
+        let last = try XCTUnwrap(daemon.waitForLog(containing: "navlogd: closing journal "), daemon.log)
+        XCTAssertTrue(last.hasPrefix("navlogd: closing journal \(journal) failed: "), last)
+        XCTAssertTrue(last.contains(file), last)
+        report("journal close failed: exit 2, \(last)")
     }
 
     // MARK: - The journal directory removed or read-only
