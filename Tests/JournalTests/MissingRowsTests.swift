@@ -4,7 +4,9 @@ import XCTest
 
 @testable import Journal
 
-/// Rows deleted from a journal file: `verify` names every table a reader needs rows of.
+/// Rows deleted from a journal file: `verify` names every table a reader needs rows of, and
+/// readers report the seqs missing without a `journal.dropped` record (``JournalGap``) while
+/// still handing out the events that are there.
 final class MissingRowsTests: XCTestCase {
     /// 1000 events in blocks of 100 over 25 sessions, closed; returns the directory and its file.
     private func makeJournal() throws -> (directory: String, file: String) {
@@ -19,6 +21,14 @@ final class MissingRowsTests: XCTestCase {
         let database = try SQLiteDatabase(path: file)
         try database.execute(sql)
         database.close()
+    }
+
+    /// Reads every event of `paths` one by one; returns them and the gaps.
+    private func read(_ paths: [String], filter: EventFilter = EventFilter()) throws -> (events: [Event], gaps: [JournalGap]) {
+        var iterator = JournalReader(paths: paths).events(matching: filter)
+        var events: [Event] = []
+        while let event = try iterator.next() { events.append(event) }
+        return (events, iterator.gaps)
     }
 
     // MARK: - verify
@@ -43,7 +53,7 @@ final class MissingRowsTests: XCTestCase {
             let report = JournalVerifier.verify(paths: [directory])
             XCTAssertEqual(report.issues.map(\.description), [file + expectation.issue], expectation.table)
             do {
-                _ = try JournalReader(paths: [directory]).allEvents()
+                _ = try read([directory])
                 XCTAssertNil(expectation.readerError, "\(expectation.table): the reader read on")
             } catch {
                 XCTAssertTrue("\(error)".hasSuffix("(\(expectation.readerError ?? "no error"))"), "\(expectation.table): \(error)")
@@ -64,5 +74,65 @@ final class MissingRowsTests: XCTestCase {
         XCTAssertEqual(JournalVerifier.verify(paths: [other]).issues.map(\.description), [
             "\(otherFile) (seq 301...400): block 4 holds events of 25 sessions but its 0 event index rows disagree",
         ])
+    }
+
+    // MARK: - Readers
+
+    func testReadersReportSeqsMissingWithoutADroppedRecordAndReadTheRest() throws {
+        let (directory, file) = try makeJournal()
+        try execute("DELETE FROM block WHERE first_seq IN (1, 301, 901)", in: file)
+        let expected = [301...400, 1...100, 901...1000].sorted { $0.lowerBound < $1.lowerBound }.map { JournalGap(file: file, seqs: $0) }
+
+        let (events, gaps) = try read([directory])
+        XCTAssertEqual(events.count, 700, "the events that are there are read")
+        XCTAssertEqual(gaps, expected, "blocks missing at the start and end of a closed file, and between blocks")
+        XCTAssertEqual(gaps.first?.description, "\(file): seq 1...100 (100 events) missing, and no journal.dropped record accounts for them")
+        // A filter reads fewer blocks, not fewer gaps; a cursor leaves out the seqs before it.
+        XCTAssertEqual(try read([directory], filter: EventFilter(sessions: ["s-3"])).gaps, expected)
+        XCTAssertEqual(try read([directory], filter: EventFilter(after: JournalCursor(seq: 350))).gaps,
+                       [JournalGap(file: file, seqs: 351...400), JournalGap(file: file, seqs: 901...1000)])
+        // Reading a page at a time on another thread finds the same.
+        let pages = JournalPrefetcher(reader: JournalReader(paths: [directory]))
+        var paged = 0
+        try pages.forEach { paged += $0.events.count }
+        XCTAssertEqual(paged, 700)
+        XCTAssertEqual(pages.gaps, expected)
+    }
+
+    func testAGapBetweenFilesIsNamedAfterTheFileBeforeIt() throws {
+        let directory = makeTemporaryDirectory(self)
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory, flushInterval: .seconds(600)))
+        let events = makeEvents(count: 300)
+        for range in [0..<100, 100..<200, 200..<300] {
+            events[range].forEach(writer.record)
+            try writer.rotate()
+        }
+        try writer.close()
+        let files = JournalDirectory.listFiles(in: directory)
+        XCTAssertEqual(files.count, 4, "three rotated files and the one close ended")
+        XCTAssertEqual(try read([directory]).gaps, [], "rotation leaves no gap")
+        JournalDirectory.delete(files[1])
+        let (events2, gaps) = try read([directory])
+        XCTAssertEqual(events2.count, 200)
+        XCTAssertEqual(gaps, [JournalGap(file: files[0], seqs: 101...200)])
+        XCTAssertEqual(JournalVerifier.verify(paths: [directory]).issues.map(\.description),
+                       ["\(files[0]) (seq 101...200): seq gap not accounted for by any journal.dropped record"])
+        XCTAssertEqual(try read([files[2]]).gaps, [], "a file read alone has no gap of its own")
+    }
+
+    func testSeqsAJournalDroppedRecordAccountsForAreNoGap() throws {
+        let directory = makeTemporaryDirectory(self)
+        let writer = try JournalWriter(configuration: JournalConfiguration(
+            directory: directory, flushInterval: .seconds(600), queueCapacity: 10, backpressure: .drop))
+        makeEvents(count: 100).forEach(writer.record)
+        try writer.flush()
+        makeEvents(count: 5).forEach(writer.record)
+        try writer.close()
+        let (events, gaps) = try read([directory])
+        XCTAssertEqual(events.map(\.seq), Array(1...10) + [101] + Array(102...106))
+        XCTAssertEqual(gaps, [])
+        let pages = JournalPrefetcher(reader: JournalReader(paths: [directory]))
+        try pages.forEach { _ in }
+        XCTAssertEqual(pages.gaps, [])
     }
 }

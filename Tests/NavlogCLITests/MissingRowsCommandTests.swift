@@ -3,7 +3,10 @@ import XCTest
 
 @testable import Journal
 
-/// Rows deleted from a journal, through the CLI: `verify` exits 1 naming what is missing.
+/// Rows deleted from a journal, through the CLI: `verify` exits 1 naming what is missing, and
+/// every command that reads journals produces its output from what is there, warns on stderr
+/// (one line naming the file and the seqs missing without a journal.dropped record) and
+/// exits 1.
 final class MissingRowsCommandTests: XCTestCase {
     private var directory: URL!
     /// Three runs of the content-list scenario: three files.
@@ -53,5 +56,34 @@ final class MissingRowsCommandTests: XCTestCase {
                 XCTAssertTrue(line.hasPrefix("problem: \(file)") && line.contains(text), "\(expectation.table): \(line)")
             }
         }
+    }
+
+    func testEveryReaderWarnsOfSeqsMissingWithoutARecordAndExitsOne() throws {
+        let intact = directory.appendingPathComponent("intact").path
+        try FileManager.default.copyItem(atPath: journal, toPath: intact)
+        let (damaged, file) = try damagedCopy("damaged", "DELETE FROM block")
+        let reader = try JournalFile.openForReading(path: JournalDirectory.listFiles(in: intact)[1])
+        let seqs = try XCTUnwrap(try reader.seqRange())
+        reader.close()
+        let gap = "\(file): seq \(seqs.lowerBound)...\(seqs.upperBound) (\(seqs.count) events) missing, and no journal.dropped record accounts for them"
+
+        let baseline = directory.appendingPathComponent("baseline.json").path
+        let commands: [(name: String, arguments: [String])] = [
+            ("show", ["show", damaged]),
+            ("tail", ["tail", damaged]),
+            ("report", ["report", damaged]),
+            ("export", ["export", "--format", "otlp-json", damaged]),
+            ("diff", ["diff", intact, damaged]),
+            ("baseline save", ["baseline", "save", "--journal", damaged, "--output", baseline]),
+        ]
+        for command in commands {
+            let result = try CLI.run(command.arguments)
+            XCTAssertEqual(result.status, 1, "\(command.name): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "navlog \(command.name): warning: \(gap)\n", command.name)
+            XCTAssertFalse(result.stdout.isEmpty, "\(command.name) still prints what it read")
+            let clean = try CLI.run(command.arguments.map { $0 == damaged ? intact : $0 })
+            XCTAssertEqual(clean.status, 0, "\(command.name) on the intact journal: \(clean.stderr)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: baseline), "the baseline is saved all the same")
     }
 }
