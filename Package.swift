@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting", "NavlogTestFixtures"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
         .testTarget(name: "ExportTests", dependencies: ["Export", "Journal", "Navigation", "navlog"]),
-        .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "navlog"]),
+        .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "Journal", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "NavigationTesting", "Journal", "navlogd", "navlog"]),
     ],
     swiftLanguageModes: [.v6]

@@ -42,6 +42,12 @@ public enum JournalError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// Whether the volume (or the file-size limit) was full.
+    public var isDiskFull: Bool {
+        if case .sqlite(let error) = self { return error.isDiskFull }
+        return false
+    }
+
     /// The journal file the error concerns.
     public var path: String {
         switch self {

@@ -59,7 +59,7 @@ enum DaemonBenchmark {
         }
         ceiling.close()
         let memory = try idleSessionMemory(port: port, count: idleSessions)
-        await daemon.stop()
+        try await daemon.stop()
         return Result(actionsPerSecond: load.perSecond, p50Milliseconds: load.p50, p99Milliseconds: load.p99,
                       ceilingPerSecond: ceilingLoad.perSecond, ceilingP99Milliseconds: ceilingLoad.p99,
                       cpuMicrosecondsPerAction: load.cpuMicrosecondsPerRequest, ceilingCPUMicrosecondsPerRequest: ceilingLoad.cpuMicrosecondsPerRequest,

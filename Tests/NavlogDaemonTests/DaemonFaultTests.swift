@@ -1,8 +1,11 @@
 import Foundation
 import Navigation
+import NavigationTesting
 import NavlogDaemon
 import Synchronization
 import XCTest
+
+@testable import Journal
 
 /// The fault suite: `navlogd` under load through kill -9, a full disk, its journal directory
 /// removed or read-only, a wall clock that jumps back, a storm of SIGHUPs, and 10,000 sessions.
@@ -65,22 +68,25 @@ final class DaemonFaultTests: XCTestCase {
 
     // MARK: - Disk full
 
-    func testDiskFullUnderLoadRefusesWhatItCannotCommitAndRecovers() throws {
-        let mountPoint = try makeSharedDirectory(self, "full")
-        guard mount("tmpfs", mountPoint, "tmpfs", 0, "size=3m") == 0 else {
-            throw XCTSkip("mounting a tmpfs needs root: \(String(cString: strerror(errno)))")
-        }
-        addTeardownBlock { umount2(mountPoint, Int32(MNT_DETACH)) }
-        let journal = mountPoint + "/journal"
+    /// A daemon that answers after the commit (`flush_per_request`), journaling onto a fresh
+    /// tmpfs of `size`; skips the test without root.
+    private func startDurableDaemon(onVolumeOf size: String) throws -> (volume: SmallVolume, journal: String, daemon: DaemonHarness) {
+        let volume = try SmallVolume(self, size: size)
+        let journal = volume.path + "/journal"
         let daemon = try DaemonHarness(self, overrides: ["journal": [
             "directory": .string(journal), "flush_interval_ms": 20, "durability": "flush_per_request",
         ]])
+        return (volume, journal, daemon)
+    }
+
+    func testDiskFullUnderLoadRefusesWhatItCannotCommitAndRecovers() throws {
+        let (volume, journal, daemon) = try startDurableDaemon(onVolumeOf: "3m")
         // Leave about 400 KiB free.
-        let filler = mountPoint + "/filler"
+        let filler = volume.path + "/filler"
         XCTAssertTrue(FileManager.default.createFile(atPath: filler, contents: nil))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: filler))
         let chunk = Data(count: 64 << 10)
-        while (try? attributesOfFileSystem(mountPoint)) ?? 0 > 400 << 10 { try handle.write(contentsOf: chunk) }
+        while volume.freeBytes > 400 << 10 { try handle.write(contentsOf: chunk) }
         try handle.close()
 
         let clients = LoadClients(socketPath: daemon.socketPath, count: 3)
@@ -102,13 +108,73 @@ final class DaemonFaultTests: XCTestCase {
         assertAcknowledgedArePresent(clients.acknowledged(), journaledActions(events), "disk full")
         XCTAssertTrue(events.contains { $0["kind"]?.stringValue == "journal.dropped" }, "drops are recorded")
         report("disk full: \(clients.acknowledged().values.reduce(0, +)) acknowledged, "
-               + "\(clients.refused.filter { $0.hasPrefix("503") }.count) refused with 503 while full, recovered, verify passed")
+               + "\(clients.refusalCount(status: 503)) refused with 503 while full, recovered, verify passed")
     }
 
-    private func attributesOfFileSystem(_ path: String) throws -> Int {
-        var status = statvfs()
-        guard statvfs(path, &status) == 0 else { throw POSIXError(.EIO) }
-        return Int(status.f_bavail) * Int(status.f_frsize)
+    /// A volume smaller than the WAL would grow between two checkpoints of a large disk: after
+    /// each free the daemon writes on (the WAL is checkpointed and truncated within the free
+    /// space), and the drops of each full spell are recorded.
+    func testSmallVolumeFilledAndFreedTwiceRecoversEachTimeAndClosesCleanly() throws {
+        let (volume, journal, daemon) = try startDurableDaemon(onVolumeOf: "4m")
+        let run = try runID(daemon)
+        let clients = LoadClients(socketPath: daemon.socketPath, count: 2)
+        XCTAssertTrue(clients.waitForAcknowledgements(100), "no load:\n\(daemon.log)")
+        var figures: [String] = []
+        for cycle in 1...2 {
+            let refusedBefore = clients.refusalCount(status: 503)
+            try volume.fill()
+            XCTAssertTrue(clients.waitForRefusal(status: 503, beyond: refusedBefore), "cycle \(cycle): never full:\n\(daemon.log)")
+            let freed = try volume.free()
+            clients.mark()
+            XCTAssertTrue(clients.waitForAcknowledgements(2000, afterMark: true),
+                          "cycle \(cycle): \(clients.acknowledged(afterMark: true).values.reduce(0, +)) acknowledged after the free:\n"
+                          + "\(daemon.log.suffix(2000))\n\(clients.refused.suffix(3))")
+            XCTAssertEqual(clients.refusalCount(status: 503, afterMark: true), 0, "cycle \(cycle): refused after the free")
+            let wal = largestWALBytes(journal)
+            let free = volume.freeBytes
+            XCTAssertLessThanOrEqual(wal, (wal + free) / 4 + (256 << 10), "cycle \(cycle): the WAL outgrew its share of the free space")
+            figures.append("cycle \(cycle): \(freed >> 10) KiB freed, \(clients.refusalCount(status: 503) - refusedBefore) refused while full, "
+                           + "2000 acknowledged after the free without a refusal, WAL \(wal >> 10) KiB with \(free >> 10) KiB free")
+        }
+        clients.stop()
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+
+        let verified = try verifyJournal(journal)
+        XCTAssertEqual(verified.status, 0, verified.output)
+        let events = try journalEvents(journal)
+        assertAcknowledgedArePresent(clients.acknowledged(), journaledActions(events, run: run), "small volume")
+        let drops = events.filter { $0["kind"]?.stringValue == "journal.dropped" }
+        XCTAssertGreaterThanOrEqual(drops.count, 2, "a journal.dropped record for each full spell")
+        let ends = events.filter { $0["kind"]?.stringValue == "session.end" && $0["run"]?.stringValue == run }
+        XCTAssertEqual(ends.count, 2, "session.end of both clients' sessions")
+        report("small volume (4 MiB, flush_per_request, 2 clients): " + figures.joined(separator: "; ")
+               + "; \(drops.count) journal.dropped records (\(drops.compactMap { $0["payload"]?["count"]?.intValue }.reduce(0, +)) events),"
+               + " verify passed, SIGTERM exit 0 with session.end recorded")
+    }
+
+    /// Closing needs room for `session.end`: on a full volume whose WAL a reader keeps from
+    /// being truncated, the close fails, and the daemon says so and exits 2.
+    func testJournalThatCannotBeClosedMakesTheDaemonExitNonZero() throws {
+        let (volume, journal, daemon) = try startDurableDaemon(onVolumeOf: "4m")
+        let clients = LoadClients(socketPath: daemon.socketPath, count: 2)
+        XCTAssertTrue(clients.waitForAcknowledgements(50), "no load:\n\(daemon.log)")
+        clients.stop()
+        // A reader in the middle of a read (as `navlog tail -f` or the OTLP push may be) keeps
+        // the WAL from being reset, so the close has to grow it.
+        let file = try XCTUnwrap(JournalDirectory.listFiles(in: journal).last)
+        let reader = try JournalFile.openForReading(path: file)
+        try reader.database.execute("BEGIN")
+        XCTAssertNotNil(try reader.database.scalar("SELECT count(*) FROM block"))
+        try volume.fill()
+
+        let status = daemon.terminate()
+        try reader.database.execute("COMMIT")
+        reader.close()
+        XCTAssertEqual(status, 2, daemon.log)
+        let last = try XCTUnwrap(daemon.waitForLog(containing: "navlogd: closing journal "), daemon.log)
+        XCTAssertTrue(last.hasPrefix("navlogd: closing journal \(journal) failed: "), last)
+        XCTAssertTrue(last.contains(file), last)
+        report("journal close failed: exit 2, \(last)")
     }
 
     // MARK: - The journal directory removed or read-only

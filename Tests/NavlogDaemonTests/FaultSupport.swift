@@ -7,16 +7,22 @@ import XCTest
 /// Clients that keep a daemon busy: each opens a session of master-detail and posts actions
 /// until told to stop or refused, counting what was acknowledged (answered 200).
 final class LoadClients: Sendable {
-    /// One acknowledged action: its session and whether it was sent after ``mark()``.
+    /// One acknowledged action: its session and how many ``mark()`` calls came before it was sent.
     struct Acknowledgement: Sendable {
         var session: String
-        var isAfterMark: Bool
+        var mark: Int
+    }
+
+    /// One answer other than 200 (or a transport error), and the marks before its request.
+    private struct Refusal: Sendable {
+        var text: String
+        var mark: Int
     }
 
     private let acknowledgements = Mutex<[Acknowledgement]>([])
-    private let refusals = Mutex<[String]>([])
+    private let refusals = Mutex<[Refusal]>([])
     private let isStopping = Atomic<Bool>(false)
-    private let isMarked = Atomic<Bool>(false)
+    private let marks = Atomic<Int>(0)
     private let progress = NSCondition()
     private let group = DispatchGroup()
 
@@ -38,29 +44,29 @@ final class LoadClients: Sendable {
               let created = try? connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8)),
               created.status == 201, let id = (try? JSONValue(parsing: Data(created.body)))?["id"]?.stringValue
         else {
-            refusals.withLock { $0.append("no session") }
+            refusals.withLock { $0.append(Refusal(text: "no session", mark: marks.load(ordering: .sequentiallyConsistent))) }
             notifyProgress()
             return
         }
         var step = 0
         while !isStopping.load(ordering: .relaxed) {
-            let isAfterMark = isMarked.load(ordering: .sequentiallyConsistent)
+            let mark = marks.load(ordering: .sequentiallyConsistent)
             let element = step % 2 == 0 ? "next-day" : "previous-day"
             let reply: (status: Int, body: [UInt8])
             do {
                 reply = try connection.send("POST", "/v1/sessions/\(id)/actions", body: Array("{\"element\": \"\(element)\"}".utf8))
             } catch {
-                refusals.withLock { $0.append("\(error)") }
+                refusals.withLock { $0.append(Refusal(text: "\(error)", mark: mark)) }
                 break
             }
             guard reply.status == 200 else {
-                refusals.withLock { $0.append("\(reply.status) \(String(decoding: reply.body, as: UTF8.self))") }
+                refusals.withLock { $0.append(Refusal(text: "\(reply.status) \(String(decoding: reply.body, as: UTF8.self))", mark: mark)) }
                 notifyProgress()
                 if reply.status == 503 { continue }  // the journal refused; try again
                 break
             }
             step += 1
-            acknowledgements.withLock { $0.append(Acknowledgement(session: id, isAfterMark: isAfterMark)) }
+            acknowledgements.withLock { $0.append(Acknowledgement(session: id, mark: mark)) }
             notifyProgress()
         }
         notifyProgress()
@@ -74,31 +80,43 @@ final class LoadClients: Sendable {
         progress.unlock()
     }
 
-    /// From now on, acknowledgements count as "after the mark".
-    func mark() { isMarked.store(true, ordering: .sequentiallyConsistent) }
+    /// From now on, requests count as "after the mark" (the latest one, when marked again).
+    func mark() { marks.add(1, ordering: .sequentiallyConsistent) }
 
-    /// Waits (bounded: 30 s) until `count` more actions are acknowledged after the mark
+    /// Whether `mark`, a request's count of marks, is after the latest mark.
+    private func isAfterLatestMark(_ mark: Int) -> Bool {
+        let latest = marks.load(ordering: .sequentiallyConsistent)
+        return latest > 0 && mark == latest
+    }
+
+    /// Waits (bounded: 30 s) until `count` actions are acknowledged after the latest mark
     /// (or in all, without a mark); false if that never happens.
     @discardableResult
     func waitForAcknowledgements(_ count: Int, afterMark: Bool = false) -> Bool {
         let deadline = Date().addingTimeInterval(30)
         progress.lock()
         defer { progress.unlock() }
-        while acknowledgements.withLock({ $0.filter { !afterMark || $0.isAfterMark }.count }) < count {
+        while acknowledgements.withLock({ $0.filter { !afterMark || isAfterLatestMark($0.mark) }.count }) < count {
             guard progress.wait(until: deadline) else { return false }
         }
         return true
     }
 
-    /// Waits (bounded: 30 s) until a request is refused with `status`; false if none is.
-    func waitForRefusal(status: Int) -> Bool {
+    /// Waits (bounded: 30 s) until more than `previous` requests were refused with `status`;
+    /// false if that never happens.
+    func waitForRefusal(status: Int, beyond previous: Int = 0) -> Bool {
         let deadline = Date().addingTimeInterval(30)
         progress.lock()
         defer { progress.unlock() }
-        while !refusals.withLock({ $0.contains { $0.hasPrefix("\(status) ") } }) {
+        while refusalCount(status: status) <= previous {
             guard progress.wait(until: deadline) else { return false }
         }
         return true
+    }
+
+    /// How many requests were refused with `status` (sent after the latest mark when `afterMark`).
+    func refusalCount(status: Int, afterMark: Bool = false) -> Int {
+        refusals.withLock { $0.filter { $0.text.hasPrefix("\(status) ") && (!afterMark || isAfterLatestMark($0.mark)) }.count }
     }
 
     /// Stops every client and waits for them.
@@ -107,15 +125,15 @@ final class LoadClients: Sendable {
         _ = group.wait(timeout: .now() + 30)
     }
 
-    /// Acknowledged actions per session (only those sent after the mark when `afterMark`).
+    /// Acknowledged actions per session (only those sent after the latest mark when `afterMark`).
     func acknowledged(afterMark: Bool = false) -> [String: Int] {
         var counts: [String: Int] = [:]
-        for item in acknowledgements.withLock({ $0 }) where !afterMark || item.isAfterMark { counts[item.session, default: 0] += 1 }
+        for item in acknowledgements.withLock({ $0 }) where !afterMark || isAfterLatestMark(item.mark) { counts[item.session, default: 0] += 1 }
         return counts
     }
 
     /// What the daemon answered other than 200, and transport errors.
-    var refused: [String] { refusals.withLock { $0 } }
+    var refused: [String] { refusals.withLock { $0.map(\.text) } }
 }
 
 /// A directory for a journal shared by several daemon runs, removed after the test.
@@ -155,4 +173,14 @@ func assertAcknowledgedArePresent(_ acknowledged: [String: Int], _ journaled: [S
     for (session, count) in acknowledged where (journaled[session] ?? 0) < count {
         XCTFail("session \(session): \(count) actions acknowledged, \(journaled[session] ?? 0) journaled; \(context)", file: file, line: line)
     }
+}
+
+// MARK: - Small volumes
+
+/// The size of the largest write-ahead log (`*.navlog-wal`) in `journal`, 0 when there is none.
+func largestWALBytes(_ journal: String) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? []
+    return names.filter { $0.hasSuffix(".navlog-wal") }.compactMap {
+        (try? FileManager.default.attributesOfItem(atPath: journal + "/" + $0))?[.size] as? Int
+    }.max() ?? 0
 }

@@ -33,7 +33,7 @@ final class OwnDaemonExampleTests: XCTestCase {
         XCTAssertEqual(try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "greeter"}"#.utf8)).status, 201)
         let waved = try connection.send("POST", "/v1/sessions/s-1/actions", body: Array(#"{"element": "wave"}"#.utf8))
         XCTAssertEqual(try JSONValue(parsing: Data(waved.body))["state"]?["visible"]?["id"]?.stringValue, "Wave#1")
-        await daemon.stop()
+        try await daemon.stop()
         let kinds = try JournalReader(paths: [directory + "/journal"]).allEvents().map(\.kind.rawValue)
         XCTAssertEqual(kinds.first, "session.start")
         XCTAssertEqual(kinds.last, "session.end")

@@ -8,7 +8,7 @@ final class JournalFileReader {
     private var strings = IDTable<String>()
     private var sessions = IDTable<(name: String, run: String)>()
     private var kinds = IDTable<EventKind>()
-    private let inflater: Inflater
+    let inflater: Inflater
     /// Payload values already decoded from this file, shared by the events that repeat them.
     private let values = DecodedValueCache()
     private let page: SQLiteStatement

@@ -9,13 +9,15 @@ import Synchronization
 /// Files are read one after another, in the order given, so the events of one directory come
 /// in seq order. At most `depth` pages wait in memory, so memory stays bounded whatever the
 /// size of the journal. An error ends the stream: ``next()`` throws it (naming the file) once
-/// the pages before it are handed out.
+/// the pages before it are handed out. Once ``next()`` returned nil, ``gaps`` lists the seqs
+/// missing without a `journal.dropped` record that accounts for them.
 ///
 /// ```swift
-/// let pages = JournalPrefetcher(files: JournalReader(paths: ["journal"]).files())
+/// let pages = JournalPrefetcher(reader: JournalReader(paths: ["journal"]))
 /// while let page = try pages.next() {
 ///     page.forEachEvent { builder.consume($0) }
 /// }
+/// for gap in pages.gaps { warn("\(gap)") }
 /// ```
 public final class JournalPrefetcher: Sendable {
     /// Events of one file, in seq order.
@@ -41,13 +43,27 @@ public final class JournalPrefetcher: Sendable {
 
     private let channel = Channel()
 
-    /// Starts reading `files` with `filter`, keeping at most `depth` pages ahead.
-    public init(files: [String], filter: EventFilter = EventFilter(), depth: Int = 4) {
+    /// Starts reading the files of `reader` with `filter`, keeping at most `depth` pages ahead;
+    /// the files of each of its paths (a directory's, one writer's) are checked for gaps together.
+    public convenience init(reader: JournalReader, filter: EventFilter = EventFilter(), depth: Int = 4) {
+        let sources = reader.paths.map { JournalSource(path: $0).listFiles() }
+        let sourceOfFile = sources.indices.flatMap { index in [Int](repeating: index, count: sources[index].count) }
+        self.init(files: sources.flatMap { $0 }, sourceOfFile: sourceOfFile, filter: filter, depth: depth)
+    }
+
+    /// Starts reading `files` with `filter`, keeping at most `depth` pages ahead; each file is
+    /// checked for gaps on its own.
+    public convenience init(files: [String], filter: EventFilter = EventFilter(), depth: Int = 4) {
+        self.init(files: files, sourceOfFile: Array(files.indices), filter: filter, depth: depth)
+    }
+
+    /// Starts reading; files with the same `sourceOfFile` number share one seq sequence.
+    private init(files: [String], sourceOfFile: [Int], filter: EventFilter, depth: Int) {
         let channel = self.channel
         channel.setDepth(depth)
         // The thread holds the channel, not `self`: dropping the prefetcher cancels it.
         let thread = Thread {
-            Self.read(files: files, filter: filter, into: channel)
+            Self.read(files: files, sourceOfFile: sourceOfFile, filter: filter, into: channel)
             channel.finished.signal()
         }
         thread.name = "navlog-prefetch"
@@ -59,6 +75,10 @@ public final class JournalPrefetcher: Sendable {
         channel.cancel()
         channel.finished.wait()
     }
+
+    /// Seqs missing, with no `journal.dropped` record that accounts for them, from the files
+    /// read; complete once ``next()`` returned nil (empty before).
+    public var gaps: [JournalGap] { channel.gaps }
 
     /// Returns the next page, or nil after the last one; throws the error that ended reading.
     public func next() throws -> Page? {
@@ -81,7 +101,8 @@ public final class JournalPrefetcher: Sendable {
         channel.cancel()
     }
 
-    private static func read(files: [String], filter: EventFilter, into channel: Channel) {
+    private static func read(files: [String], sourceOfFile: [Int], filter: EventFilter, into channel: Channel) {
+        var coverage: [Int: SeqCoverage] = [:]
         for (index, file) in files.enumerated() {
             var iterator = JournalReader(paths: [file]).events(matching: filter)
             do {
@@ -93,7 +114,9 @@ public final class JournalPrefetcher: Sendable {
                 channel.put(final: .failure(JournalError.wrapping(error, path: file)))
                 return
             }
+            coverage[sourceOfFile[index], default: SeqCoverage()].merge(iterator.coverage)
         }
+        channel.setGaps(coverage.keys.sorted().flatMap { coverage[$0]!.gaps(after: filter.after?.seq ?? 0) })
         channel.put(final: .end)
     }
 
@@ -112,6 +135,7 @@ public final class JournalPrefetcher: Sendable {
             var isClosed = false
             /// Pages the caller is done with, freed by the reading thread.
             var recycled: [[Event]] = []
+            var gaps: [JournalGap] = []
         }
 
         private let state = Mutex(State())
@@ -120,6 +144,13 @@ public final class JournalPrefetcher: Sendable {
         /// Items in the queue: ``take()`` waits on it.
         private let ready = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
+
+        var gaps: [JournalGap] { state.withLock { $0.gaps } }
+
+        /// Sets the gaps found, before the end is queued.
+        func setGaps(_ gaps: [JournalGap]) {
+            state.withLock { $0.gaps = gaps }
+        }
 
         func setDepth(_ depth: Int) {
             for _ in 0..<max(1, depth) { free.signal() }

@@ -5,12 +5,16 @@ import Navigation
 ///
 /// Each directory (one writer's journal) is read file after file; several directories are merged
 /// by seq. A damaged file or block throws an error naming the file and seq range; calling
-/// ``JournalEventIterator/next()`` again skips to the next file.
+/// ``JournalEventIterator/next()`` again skips to the next file. Seqs missing from what was
+/// read, with no `journal.dropped` record that accounts for them, are reported by
+/// ``JournalEventIterator/gaps`` (and ``JournalPrefetcher/gaps``) once reading ends; the
+/// events that are there are read all the same.
 ///
 /// ```swift
 /// let reader = JournalReader(paths: ["journal"])
 /// var events = reader.events(matching: EventFilter(sessions: ["s-3"], kinds: [.screenPush]))
 /// while let event = try events.next() { ... }
+/// for gap in events.gaps { warn("\(gap)") }
 /// ```
 public struct JournalReader: Sendable {
     /// The files and directories read.
@@ -61,6 +65,19 @@ public struct JournalEventIterator {
     init(sources: [JournalSource], filter: EventFilter) {
         self.filter = filter
         groups = sources.map { GroupState(source: $0, lastSeq: filter.after?.seq ?? 0) }
+    }
+
+    /// Seqs missing from the files read to their end so far (every file, once ``next()`` or
+    /// ``nextBatch(limit:)`` returned nil), after the filter's cursor, that no
+    /// `journal.dropped` record accounts for.
+    public var gaps: [JournalGap] {
+        groups.flatMap { $0.coverage.gaps(after: filter.after?.seq ?? 0) }
+    }
+
+    /// What the files read to their end hold and account for, all sources together (for a
+    /// reader of a single source).
+    var coverage: SeqCoverage {
+        groups.reduce(into: SeqCoverage()) { $0.merge($1.coverage) }
     }
 
     /// Returns the next event, nil when every source is exhausted (for now, when following).
@@ -114,6 +131,15 @@ public struct JournalEventIterator {
                 groups[index].buffer = page.events
                 groups[index].cursor = 0
             } else {
+                if !groups[index].isReaderCovered {
+                    do {
+                        groups[index].coverage.merge(try reader.coverage())
+                    } catch {
+                        groups[index].closeReader()
+                        throw JournalError.wrapping(error, path: reader.path)
+                    }
+                    groups[index].isReaderCovered = true
+                }
                 // Keep the newest file open: a live writer may still add to it.
                 if groups[index].nextFile >= groups[index].files!.count { return }
                 groups[index].closeReader()
@@ -149,6 +175,10 @@ public struct JournalEventIterator {
         var files: [String]?
         var nextFile = 0
         var reader: JournalFileReader?
+        /// What the files read to their end hold and account for.
+        var coverage = SeqCoverage()
+        /// Whether `reader`'s file was read to its end and its coverage taken.
+        var isReaderCovered = false
         /// The page read last, in seq order; `cursor` is the next one to hand out.
         var buffer: [Event] = []
         var cursor = 0
@@ -185,6 +215,7 @@ public struct JournalEventIterator {
         mutating func closeReader() {
             reader?.close()
             reader = nil
+            isReaderCovered = false
         }
     }
 }

@@ -4,6 +4,9 @@ import CSQLite
 ///
 /// Used from one thread at a time: the writer's thread, or the reader that created it.
 final class SQLiteDatabase {
+    /// How long a statement waits for a lock another connection holds.
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+
     private(set) var handle: OpaquePointer?
     /// The database file.
     let path: String
@@ -23,7 +26,7 @@ final class SQLiteDatabase {
             throw SQLiteError(code: code, message: message, context: "open", path: path)
         }
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         self.handle = handle
     }
 
@@ -74,6 +77,28 @@ final class SQLiteDatabase {
 
     /// Whether no transaction is open.
     var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
+
+    // MARK: - Checkpoints
+
+    /// Copies the write-ahead log into the database and truncates it to zero bytes, giving its
+    /// space back to the volume; never waits for a reader. Returns false when a reader (or
+    /// another writer) kept the log from being reset: as much as could be copied was, and the
+    /// file keeps its size.
+    ///
+    /// See <https://www.sqlite.org/c3ref/wal_checkpoint_v2.html> (`SQLITE_CHECKPOINT_TRUNCATE`).
+    func checkpointTruncatingLog() throws -> Bool {
+        let handle = try liveHandle("wal_checkpoint(TRUNCATE)")
+        // A busy handler that gives up at once: the checkpoint copies what it can and reports
+        // SQLITE_BUSY instead of waiting for readers to finish.
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds) }
+        var logFrames: Int32 = 0
+        var copiedFrames: Int32 = 0
+        let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &copiedFrames)
+        if code & 0xFF == SQLITE_BUSY { return false }
+        try check(code, "wal_checkpoint(TRUNCATE)")
+        return true
+    }
 
     // MARK: - Errors
 

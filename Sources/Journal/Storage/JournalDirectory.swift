@@ -31,6 +31,14 @@ enum JournalDirectory {
         return stat(path, &status) == 0 ? Int64(status.st_size) : 0
     }
 
+    /// Returns the bytes free for an unprivileged writer on the volume holding `path`
+    /// (`statvfs`), nil when it cannot be read.
+    static func availableBytes(_ path: String) -> Int64? {
+        var status = statvfs()
+        guard statvfs(path, &status) == 0 else { return nil }
+        return Int64(status.f_bavail) * Int64(status.f_frsize)
+    }
+
     /// Renames `path` and its `-wal` and `-shm` companions to the unclean name; returns the new path.
     ///
     /// A file set aside earlier may already have that name (two killed runs that committed

@@ -32,7 +32,8 @@ final class JournalFile {
                 try insert.run()
             }
             try database.execute("COMMIT")
-            try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 4000")
+            // The writer checkpoints itself, sized to the free space (JournalFileWriter+Log).
+            try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0")
             return JournalFile(database: database)
         } catch {
             throw JournalError.wrapping(error, path: path)

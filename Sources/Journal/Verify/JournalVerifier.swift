@@ -28,28 +28,32 @@ public struct VerificationReport: Sendable {
 /// Checks journals: SQLite's `PRAGMA integrity_check`, then the journal's own invariants.
 ///
 /// - every block inflates, matches its CRC-32, and holds exactly the events its rows index;
+/// - every row an event refers to is there: its session (and the session's run), its kind,
+///   its strings (subject, screen, parent), as readers look them up;
+/// - `meta` holds the keys readers and writers read, and `migration` every step its version counts;
 /// - meta counts of cleanly closed files match the rows;
-/// - seq is continuous within each directory, except gaps a `journal.dropped` record accounts for;
+/// - seq is continuous within each directory, from each file's first seq to the last seq of a
+///   closed file, except gaps a `journal.dropped` record accounts for;
 /// - a file left in WAL mode without its `-wal` and not closed cleanly lost committed events.
 public enum JournalVerifier {
     public static func verify(paths: [String]) -> VerificationReport {
         var report = VerificationReport()
         for source in paths.map(JournalSource.init(path:)) {
-            var present: [ClosedRange<UInt64>] = []
-            var accounted: [ClosedRange<UInt64>] = []
+            var coverage = SeqCoverage()
             for path in source.listFiles() {
                 report.files.append(path)
-                verifyFile(path, into: &report, present: &present, accounted: &accounted)
+                verifyFile(path, into: &report, coverage: &coverage)
             }
-            report.issues += gaps(in: present, accounted: accounted, source: source.path)
+            report.issues += coverage.gaps().map {
+                VerificationIssue(path: $0.file, seqRange: $0.seqs, message: "seq gap not accounted for by any journal.dropped record")
+            }
         }
         return report
     }
 
     // MARK: - One file
 
-    private static func verifyFile(_ path: String, into report: inout VerificationReport,
-                                   present: inout [ClosedRange<UInt64>], accounted: inout [ClosedRange<UInt64>]) {
+    private static func verifyFile(_ path: String, into report: inout VerificationReport, coverage: inout SeqCoverage) {
         func issue(_ message: String, _ range: ClosedRange<UInt64>? = nil) {
             report.issues.append(VerificationIssue(path: path, seqRange: range, message: message))
         }
@@ -81,6 +85,7 @@ public enum JournalVerifier {
                 """)
             var kindIDs: [Int64: String] = [:]
             try file.loadKinds(into: &kindIDs)
+            var references = try ReferenceCheck(file)
             for block in blocks {
                 guard let id = block[0].integer, let first = block[1].integer, let last = block[2].integer else { continue }
                 // A damaged row may hold negative seqs; clamp so the range stays well-formed.
@@ -90,7 +95,7 @@ public enum JournalVerifier {
                     stored = try JournalFileReader.readBlock(id, in: file, inflater: inflater, near: range.lowerBound).storedEvents
                 } catch {
                     issue("\(error)", range)
-                    accounted.append(range)
+                    coverage.addAccounted(range)
                     continue
                 }
                 try rowsOfBlock.bind([.integer(id)])
@@ -103,17 +108,18 @@ public enum JournalVerifier {
                 }
                 guard rows == expected else {
                     issue("block \(id) holds events of \(expected.count) sessions but its \(rows.count) event index rows disagree", range)
-                    accounted.append(range)
+                    coverage.addAccounted(range)
                     continue
                 }
                 report.readableEvents += UInt64(stored.count)
-                present += runs(stored.map(\.seq))
+                coverage.addPresent(seqs: stored.map(\.seq))
+                references.check(stored)
                 for event in stored where kindIDs[event.kind] == EventKind.journalDropped.rawValue {
-                    if let low = event.payload["first_seq"]?.intValue, let high = event.payload["last_seq"]?.intValue, low >= 0, low <= high {
-                        accounted.append(UInt64(low)...UInt64(high))
-                    }
+                    coverage.addAccounted(droppedRecord: event.payload)
                 }
             }
+            try coverage.addFile(file, lowestSeq: blocks.compactMap { $0[1].integer }.filter { $0 >= 0 }.min().map { UInt64($0) })
+            for (message, range) in try references.problems() { issue(message, range) }
             let orphans = try database.scalar("SELECT count(*) FROM event WHERE block NOT IN (SELECT id FROM block)")?.integer ?? 0
             if orphans > 0 { issue("\(orphans) event index rows point at no block") }
             if isClosed, let expected = try file.meta("event_count").flatMap({ Int64($0) }) {
@@ -131,35 +137,5 @@ public enum JournalVerifier {
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 20)) ?? Data()
         return header.count == 20 && header[18] == 2 && header[19] == 2
-    }
-
-    // MARK: - Seq continuity
-
-    /// Returns a sorted seq list as ranges of consecutive values.
-    private static func runs(_ seqs: [UInt64]) -> [ClosedRange<UInt64>] {
-        var result: [ClosedRange<UInt64>] = []
-        for seq in seqs {
-            if let last = result.last, last.upperBound < UInt64.max, last.upperBound + 1 == seq, seq >= last.lowerBound {
-                result[result.count - 1] = last.lowerBound...seq
-            } else {
-                result.append(seq...seq)
-            }
-        }
-        return result
-    }
-
-    /// Returns an issue for every seq gap not covered by `accounted`.
-    private static func gaps(in present: [ClosedRange<UInt64>], accounted: [ClosedRange<UInt64>], source: String) -> [VerificationIssue] {
-        let covered = (present + accounted).sorted { $0.lowerBound < $1.lowerBound }
-        var issues: [VerificationIssue] = []
-        var reached: UInt64?
-        for range in covered {
-            if let high = reached, high < UInt64.max, range.lowerBound > high + 1 {
-                issues.append(VerificationIssue(path: source, seqRange: (high + 1)...(range.lowerBound - 1),
-                                                message: "seq gap not accounted for by any journal.dropped record"))
-            }
-            reached = max(reached ?? range.upperBound, range.upperBound)
-        }
-        return issues
     }
 }

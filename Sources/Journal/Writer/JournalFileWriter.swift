@@ -18,6 +18,8 @@ final class JournalFileWriter {
     private var sessions: [String: Int64] = [:]
     private(set) var eventCount: UInt64 = 0
     private(set) var lastSeq: UInt64 = 0
+    /// The last transaction failed for want of space (``reclaimingSpace(_:)``).
+    var isShortOfSpace = false
 
     var path: String { file.path }
 
@@ -73,7 +75,21 @@ final class JournalFileWriter {
     // MARK: - Writing
 
     /// Writes `events` (in seq order) in one transaction; on failure nothing of it remains.
+    ///
+    /// On a full volume the write-ahead log gives its space back and the transaction is tried
+    /// once more (``reclaimingSpace(_:)``); after the commit the log is checkpointed when it
+    /// holds more than its share of the free space (``checkpointIfDue()``).
     func write(_ events: [JournalWriter.QueuedEvent]) throws -> BatchResult {
+        let result = try reclaimingSpace { try writeTransaction(events) }
+        eventCount += UInt64(events.count)
+        if let last = events.last { lastSeq = last.event.seq }
+        checkpointIfDue()
+        return result
+    }
+
+    /// Writes `events` in one transaction, rolling back (and forgetting the rows it added to
+    /// the caches) on failure.
+    private func writeTransaction(_ events: [JournalWriter.QueuedEvent]) throws -> BatchResult {
         let database = file.database
         var newStrings: [String] = []
         var newSessions: [String] = []
@@ -139,8 +155,6 @@ final class JournalFileWriter {
             for name in newKinds { kinds[name] = nil }
             throw JournalError.wrapping(error, path: path)
         }
-        eventCount += UInt64(events.count)
-        if let last = events.last { lastSeq = last.event.seq }
         return result
     }
 
@@ -227,6 +241,16 @@ final class JournalFileWriter {
 
     /// Marks the file closed, folds the WAL in, and leaves it in rollback mode for readers.
     func close(closedNanoseconds: Int64, isRunEnding: Bool) throws {
+        try reclaimingSpace { try markClosed(closedNanoseconds: closedNanoseconds, isRunEnding: isRunEnding) }
+        for statement in [insertEvent, insertBlock, insertString, insertSession, insertKind] { statement.close() }
+        // Best effort: with a follower attached the file stays in WAL mode, which readers handle.
+        try? file.database.execute("PRAGMA busy_timeout = 0; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+        file.database.close()
+        deflater.close()
+    }
+
+    /// Ends the run (when `isRunEnding`) and writes the closing `meta` rows, in one transaction.
+    private func markClosed(closedNanoseconds: Int64, isRunEnding: Bool) throws {
         let database = file.database
         do {
             try database.execute("BEGIN")
@@ -241,20 +265,11 @@ final class JournalFileWriter {
                 try meta.run()
             }
             try database.execute("COMMIT")
-            insertEvent.close()
-            insertBlock.close()
-            insertString.close()
-            insertSession.close()
-            insertKind.close()
             meta.close()
-            // Best effort: with a follower attached the file stays in WAL mode, which readers handle.
-            try? database.execute("PRAGMA busy_timeout = 0; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
-            database.close()
         } catch {
             if !database.isAutocommit { try? database.execute("ROLLBACK") }
             throw JournalError.wrapping(error, path: path)
         }
-        deflater.close()
     }
 }
 

@@ -5,11 +5,24 @@ import NavigationHost
 
 // MARK: - Draining, stopping and reloading
 
+/// The journal could not be flushed and closed when the daemon stopped: what was still queued
+/// (`session.end` events among it) is lost, as the underlying error says (file and seqs).
+public struct JournalCloseError: Error, CustomStringConvertible {
+    /// The journal directory.
+    public var directory: String
+    public var underlying: any Error
+
+    public var description: String { "closing journal \(directory) failed: \(underlying)" }
+}
+
 extension Daemon {
     /// Drains and stops (what SIGTERM does): no new requests, the ones in flight finish (within
     /// `limits.drain_timeout_s`, then they are answered 503), streams end, sessions end
     /// (recorded), the journal is flushed and closed.
-    public func stop() async {
+    ///
+    /// Everything is stopped even when the journal cannot be closed (say its volume is full);
+    /// then this throws a ``JournalCloseError`` naming what was lost, and `navlogd` exits 2.
+    public func stop() async throws {
         guard let api, api.state.load(ordering: .sequentiallyConsistent) == .running else { return }
         notifier.notify("STOPPING=1")
         api.state.store(.draining, ordering: .sequentiallyConsistent)
@@ -30,17 +43,19 @@ extension Daemon {
         let sessions = await api.registry.count
         await api.registry.endAll(reason: "shutdown")
         api.metrics.recordSessionsEnded(sessions, reason: "shutdown")
+        var closeError: JournalCloseError?
         do {
             try api.journal.close()
         } catch {
-            log.error("journal close failed", ["error": "\(error)"])
+            closeError = JournalCloseError(directory: configuration.journal.directory, underlying: error)
         }
         await drainPush()
         if let path = configuration.listen.unixSocket { unlink(path) }
         api.state.store(.stopped, ordering: .sequentiallyConsistent)
         let metrics = api.journal.metrics
         log.info("stopped", ["sessions_ended": String(sessions), "events_recorded": String(metrics.eventsRecorded),
-                             "events_dropped": String(metrics.eventsDropped)])
+                             "events_dropped": String(metrics.eventsDropped), "journal_closed": closeError == nil ? "true" : "false"])
+        if let closeError { throw closeError }
     }
 
     /// SIGHUP: rotates the journal, then reloads the configuration; an invalid one is refused

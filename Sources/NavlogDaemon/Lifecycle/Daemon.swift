@@ -53,7 +53,8 @@ public actor Daemon {
     // MARK: - Running
 
     /// Starts, serves until SIGTERM or SIGINT (or ``requestShutdown()``), then drains and stops.
-    /// SIGHUP rotates the journal and reloads the configuration.
+    /// SIGHUP rotates the journal and reloads the configuration. Throws when it cannot start,
+    /// or when it stopped but could not close the journal (``JournalCloseError``).
     public func run() async throws {
         let signals = SignalWatcher()
         try start()
@@ -68,7 +69,7 @@ public actor Daemon {
                 reload()
             case .shutdown(let signal):
                 log.info("shutting down", ["signal": signal, "drain_timeout_s": String(configuration.limits.drainTimeoutSeconds)])
-                await stop()
+                try await stop()
                 return
             }
         }

@@ -50,10 +50,10 @@ struct BaselineSaveCommand: ParsableCommand {
             throw CommandFailure("journal '\(path)' does not exist")
         }
         try DiffOptions.checkBaselinePath(outputPath)
-        let side = try DiffOptions.readJournals(paths, settings: settings)
+        let (side, gapStatus) = try DiffOptions.readJournals(paths, settings: settings, command: "navlog baseline save")
         guard side.sessions > 0 else { throw CommandFailure("no session in \(paths.joined(separator: ", ")); nothing to save") }
         try DiffOptions.write(DiffBaseline(side: side, settings: settings), to: outputPath)
         Output.standardOutput("saved baseline \(outputPath): \(side.sequences.count) scenario sessions, \(side.sessions) sessions, \(side.events) events\n")
-        return ExitCode.success
+        return gapStatus
     }
 }

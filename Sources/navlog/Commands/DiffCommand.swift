@@ -13,7 +13,8 @@ struct DiffCommand: ParsableCommand {
             and session); screens, transitions, dead ends, leaks, smells and errors structurally; \
             dwell, time to convert and events per session by Mann-Whitney U, and funnel conversion \
             and transition shares by a proportion test, Holm-corrected. See docs/DIFF.md.
-            Exit codes: 0 no regression, 1 regression, 2 could not compare, 64 bad arguments.
+            Exit codes: 0 no regression, 1 regression (or seqs missing from a journal read, \
+            warned on stderr), 2 could not compare, 64 bad arguments.
             """,
         arguments: [
             ArgumentSpec(name: "BASE", help: "The base: journals or a baseline file (or --base).", isOptional: true),
@@ -120,14 +121,18 @@ struct DiffCommand: ParsableCommand {
                 baseline = loaded
             }
         }
-        let candidate = try side(candidateInput, settings: settings)
-        guard let path = baselinePath, baseline == nil else { return try compare(try side(baseInput, settings: settings), candidate, settings: settings, recordTo: baselinePath) }
+        let (candidate, candidateGaps) = try side(candidateInput, settings: settings)
+        guard let path = baselinePath, baseline == nil else {
+            let (base, baseGaps) = try side(baseInput, settings: settings)
+            let comparison = try compare(base, candidate, settings: settings, recordTo: baselinePath)
+            return max(comparison, baseGaps, candidateGaps)
+        }
         // No baseline yet, and `--record missing` or `all` asked for one: record it from the
         // candidate, and say in the JUnit file that nothing was compared.
         try DiffOptions.write(DiffBaseline(side: candidate, settings: settings), to: path)
         try writeJUnit(FlowDiff.junitXMLForRecordedBaseline(at: path))
         Output.standardError("navlog diff: no baseline at '\(path)'; recorded one from the candidate (\(candidate.sequences.count) scenario sessions, \(candidate.sessions) sessions); nothing compared\n")
-        return ExitCode.success
+        return candidateGaps
     }
 
     /// Classifies BASE. One path that does not exist is recorded only when `--record missing`
@@ -151,10 +156,11 @@ struct DiffCommand: ParsableCommand {
 
     // MARK: - Comparing
 
-    private func side(_ input: DiffOptions.Input, settings: DiffSettings) throws -> DiffSide {
+    /// The side `input` gives, and whether seqs were missing from its journals (a finding).
+    private func side(_ input: DiffOptions.Input, settings: DiffSettings) throws -> (side: DiffSide, gapStatus: Int32) {
         switch input {
-        case .journals(let paths): try DiffOptions.readJournals(paths, settings: settings)
-        case .baseline(let path): try DiffOptions.readBaseline(path).side.ignoring(settings.ignoredFields)
+        case .journals(let paths): try DiffOptions.readJournals(paths, settings: settings, command: "navlog diff")
+        case .baseline(let path): (try DiffOptions.readBaseline(path).side.ignoring(settings.ignoredFields), ExitCode.success)
         }
     }
 

@@ -90,20 +90,23 @@ enum DiffOptions {
         }
     }
 
-    /// Reads journal files and directories into a side, streaming their events.
-    static func readJournals(_ paths: [String], settings: DiffSettings) throws -> DiffSide {
+    /// Reads journal files and directories into a side, streaming their events; seqs missing
+    /// from them are warnings of `command` (``GapWarnings``), and `gapStatus` says whether
+    /// there were any.
+    static func readJournals(_ paths: [String], settings: DiffSettings, command: String) throws -> (side: DiffSide, gapStatus: Int32) {
         var collector = DiffSideCollector(settings: settings)
         let reader = JournalReader(paths: paths)
+        let pages = JournalPrefetcher(reader: reader)
         do {
             for run in try reader.runs() { collector.addRun(id: run.id, labels: run.labels) }
             // Read on a thread of their own while the collector works, as for `navlog report`.
-            try JournalPrefetcher(files: reader.files()).forEach { page in
+            try pages.forEach { page in
                 page.forEachEvent { collector.consume($0) }
             }
         } catch {
             throw CommandFailure("\(error)")
         }
-        return collector.finish()
+        return (collector.finish(), GapWarnings.report(pages.gaps, command: command))
     }
 
     /// Refuses, as bad arguments (exit 64), a baseline path that names a directory: one ending

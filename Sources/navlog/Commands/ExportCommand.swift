@@ -95,7 +95,7 @@ struct ExportCommand: ParsableCommand {
         }
         sink.finish()
         progress.clear()
-        return ExitCode.success
+        return GapWarnings.report(iterator.gaps, command: "navlog export")
     }
 }
 

@@ -89,7 +89,7 @@ struct ReportCommand: ParsableCommand {
         // Files of one directory hold increasing seqs, so reading them one by one keeps each
         // session in order; and it lets progress name the file. They are read on a thread of
         // their own while the builder works on the page before.
-        let pages = JournalPrefetcher(files: files, filter: filter)
+        let pages = JournalPrefetcher(reader: reader, filter: filter)
         var shownFile = -1
         do {
             try pages.forEach { page in
@@ -108,7 +108,7 @@ struct ReportCommand: ParsableCommand {
         var text = report.rendered(as: format, width: width)
         if !text.hasSuffix("\n") { text += "\n" }
         Output.standardOutput(text)
-        return ExitCode.success
+        return GapWarnings.report(pages.gaps, command: "navlog report")
     }
 
     /// The width of the terminal on stdout, else `COLUMNS`, else 100.

@@ -33,7 +33,7 @@ struct ShowCommand: ParsableCommand {
         }
         output.flush()
         if query.showsCursor, let last { Output.standardError("-- cursor: \(JournalCursor(after: last))\n") }
-        return ExitCode.success
+        return GapWarnings.report(iterator.gaps, command: "navlog show")
     }
 }
 
@@ -77,7 +77,8 @@ struct TailCommand: ParsableCommand {
         }
         for event in recent.suffix(count) { query.write(event, to: &output) }
         output.flush()
-        guard follows else { return ExitCode.success }
+        let gapStatus = GapWarnings.report(iterator.gaps, command: "navlog tail")
+        guard follows else { return gapStatus }
         var filter = query.filter
         if let last { filter.after = JournalCursor(after: last) }
         do {
