@@ -24,7 +24,7 @@ extension Daemon {
         while servers.contains(where: { $0.liveRequestCount > 0 }), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        for server in servers { server.close(answeringWith: APIError.shuttingDown.response) }
+        for server in servers { await server.close(answeringWith: APIError.shuttingDown.response, within: .seconds(1)) }
         servers = []
         maintenance?.cancel()
         let sessions = await api.registry.count
