@@ -135,7 +135,8 @@ final class DaemonAPITests: XCTestCase {
         for name in ["navlog_journal_events_recorded_total", "navlog_journal_events_dropped_total", "navlog_journal_bytes_written_total",
                      "navlog_journal_compression_ratio", "navlog_sessions_active 1", "navlog_journal_queue_depth",
                      "navlog_http_requests_total{method=\"POST\",route=\"/v1/sessions\",status=\"201\"} 1",
-                     "navlog_http_request_duration_seconds_bucket{le=\"+Inf\"}", "navlog_http_request_duration_seconds_count"] {
+                     "navlog_http_request_duration_seconds_bucket{le=\"+Inf\"}", "navlog_http_request_duration_seconds_count",
+                     "navlog_http_requests_in_flight 1\n"] {
             XCTAssertTrue(metrics.body.contains(name), "missing \(name) in:\n\(metrics.body)")
         }
     }

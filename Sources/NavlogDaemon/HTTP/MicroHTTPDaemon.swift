@@ -119,13 +119,6 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
 
     // MARK: - Stopping
 
-    /// Stops accepting connections; requests already accepted continue.
-    public func quiesce() {
-        lifecycle.withLock { _ in
-            if let daemon { _ = MHD_quiesce_daemon(daemon) }
-        }
-    }
-
     /// From now on every answer closes its connection (`Connection: close`), so clients go
     /// elsewhere; the listener stays open and requests are still answered.
     public func beginDraining() {

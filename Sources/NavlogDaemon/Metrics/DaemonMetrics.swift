@@ -106,6 +106,8 @@ public final class DaemonMetrics: Sendable {
         public var streamSubscribers: Int
         public var streamEventsDropped: UInt64
         public var uptimeSeconds: Double
+        /// Requests admitted and not yet answered, the scrape itself included.
+        public var requestsInFlight = 0
     }
 
     /// The metrics in Prometheus text exposition format 0.0.4.
@@ -134,6 +136,8 @@ public final class DaemonMetrics: Sendable {
         metric("stream_events_dropped_total", "counter", "Events not sent to a slow /v1/events subscriber.", [("", String(snapshot.streamEventsDropped))])
         metric("config_reloads_total", "counter", "SIGHUP reloads, by outcome.",
                counters.reloads.sorted { $0.key < $1.key }.map { (Self.labels(["outcome": $0.key]), String($0.value)) })
+        metric("http_requests_in_flight", "gauge", "Requests admitted and not yet answered, this scrape included.",
+               [("", String(snapshot.requestsInFlight))])
         metric("http_requests_total", "counter", "Answered HTTP requests.", counters.requests.keys.sorted().map { key in
             (Self.labels(["method": key.method, "route": key.route, "status": String(key.status)]), String(counters.requests[key]!))
         })
