@@ -50,9 +50,11 @@ extension MicroHTTPDaemon {
         exchange.request = makeRequest(exchange.connection, url: url, method: method, headers: &headers)
         if register(exchange) { exchange.stop(answeringWith: APIError.shuttingDown.response) }
         if let refusal = Self.refusal(target: exchange.target, contentLengths: headers.contentLengths) {
+            _ = Self.context(of: exchange.connection)?.requestArrived()  // answered; no longer awaited
             return queue(refusal.response, for: exchange)
         }
         if let length = headers.contentLengths.first.flatMap(Int.init), length > settings.maximumBodyBytes() {
+            _ = Self.context(of: exchange.connection)?.requestArrived()
             return refuseOversized(exchange)
         }
         return .YES
