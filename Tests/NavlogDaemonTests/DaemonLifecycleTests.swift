@@ -117,6 +117,9 @@ final class DaemonLifecycleTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(stoppedAfter, 1.9, "the drain bound is 2 s")
         XCTAssertLessThan(stoppedAfter, 8, "the long wait was cancelled, not awaited")
         XCTAssertTrue(daemon.log.contains("msg=\"drain bound reached; answering the rest with 503\" requests=1"), daemon.log)
+        FileHandle.standardError.write(Data(("fault: SIGTERM drain (drain_timeout_s 2): health draining, a new connection 503 shutting_down "
+            + "with Connection: close, the 1 s wait 200, the 10 s wait 503 at the bound, stopped \(String(format: "%.1f", stoppedAfter)) s "
+            + "after the signal\n").utf8))
     }
 
     func testSIGHUPRotatesAndKeepsTheOldConfigurationWhenTheNewOneIsInvalid() throws {

@@ -94,10 +94,13 @@ extension HostileInputTests {
             }
         }
         XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
-        XCTAssertEqual(answers.withLock { $0 }, ["HTTP/1.0 → HTTP/1.1 200": 48, "HTTP/1.1 → HTTP/1.1 200": 48])
+        let counted = answers.withLock { $0 }
+        XCTAssertEqual(counted, ["HTTP/1.0 → HTTP/1.1 200": 48, "HTTP/1.1 → HTTP/1.1 200": 48])
         XCTAssertEqual(daemon.terminate(), 0)
         let actions = try daemon.journalEvents().filter { $0["kind"]?.stringValue == "action" }
         XCTAssertEqual(actions.count, 48, "each answered action is journaled once, and none unanswered")
+        let answered = counted.filter { $0.key.hasSuffix(" 200") }.values.reduce(0, +)
+        FileHandle.standardError.write(Data("fuzz: HTTP half-close: 96 requests that wait from 8 clients, \(answered) answered 200\n".utf8))
     }
 
     func testRequestTimeoutIsADeadlineForTheWholeRequest() throws {
@@ -119,6 +122,8 @@ extension HostileInputTests {
         XCTAssertGreaterThanOrEqual(closedAfter, 0.9)
         XCTAssertLessThan(closedAfter, 2.5, "closed \(closedAfter) s after the first byte")
         XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        FileHandle.standardError.write(Data(("fuzz: HTTP request deadline: request_timeout_s 1, a header line every 300 ms, "
+            + "closed after \(String(format: "%.2f", closedAfter)) s and \(lines) lines\n").utf8))
     }
 
     func testRequestsLibmicrohttpdRefusesItselfAreAnsweredWithTheirStatusAndClosed() throws {
