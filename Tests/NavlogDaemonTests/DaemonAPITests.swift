@@ -48,6 +48,10 @@ final class DaemonAPITests: XCTestCase {
             ("POST", "/v1/sessions", #"{"app": ["tabs"]}"#, 400, "invalid_field", "app must be a string"),
             ("POST", "/v1/sessions", #"{"app": "chess"}"#, 422, "unknown_app", "app 'chess' is not enabled"),
             ("POST", "/v1/sessions", #"{"app": "tabs", "parameters": {"start_tab": "inbox"}}"#, 422, "invalid_parameter", "start_tab"),
+            ("POST", "/v1/sessions", #"{"app": "tabs", "parameters": {"notifications": "yes"}}"#, 400, "invalid_field",
+             #"parameters.notifications must be true or false, got "yes""#),
+            ("POST", "/v1/sessions", #"{"app": "tabs", "parameters": {"start_tab": 2}}"#, 400, "invalid_field",
+             "parameters.start_tab must be a string, one of dashboard, settings, got 2"),
             ("POST", "/v1/sessions/s-999/actions", #"{"element": "open-detail"}"#, 404, "unknown_session", "no session 's-999'"),
             ("POST", "/v1/sessions/\(id)/actions", #"{"element": "launch-rocket"}"#, 422, "unknown_element", "no element 'launch-rocket' on screen Master#1"),
             ("POST", "/v1/sessions/\(id)/actions", oversized, 413, "payload_too_large", "limit of 1024 bytes"),
@@ -104,6 +108,15 @@ final class DaemonAPITests: XCTestCase {
         XCTAssertEqual(waitStatus.load(ordering: .sequentiallyConsistent), 200)
     }
 
+    func testTheLongestWaitIsHalfTheRequestTimeout() throws {
+        let daemon = try DaemonHarness(self, overrides: ["limits": ["request_timeout_s": 1]])
+        try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#)
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions/s-1/actions", body: #"{"type": "wait", "ms": 500}"#).status, 200)
+        let refused = try daemon.request("POST", "/v1/sessions/s-1/actions", body: #"{"type": "wait", "ms": 501}"#)
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertTrue(refused.body.contains("ms must be an integer from 0 to 500 (half of limits.request_timeout_s)"), refused.body)
+    }
+
     func testTokenIsRequiredWhenConfigured() throws {
         let token = "correct-horse-battery-staple"
         let daemon = try DaemonHarness(self, overrides: ["auth": ["token": .string(token)]], token: token)
@@ -135,7 +148,8 @@ final class DaemonAPITests: XCTestCase {
         for name in ["navlog_journal_events_recorded_total", "navlog_journal_events_dropped_total", "navlog_journal_bytes_written_total",
                      "navlog_journal_compression_ratio", "navlog_sessions_active 1", "navlog_journal_queue_depth",
                      "navlog_http_requests_total{method=\"POST\",route=\"/v1/sessions\",status=\"201\"} 1",
-                     "navlog_http_request_duration_seconds_bucket{le=\"+Inf\"}", "navlog_http_request_duration_seconds_count"] {
+                     "navlog_http_request_duration_seconds_bucket{le=\"+Inf\"}", "navlog_http_request_duration_seconds_count",
+                     "navlog_http_requests_in_flight 1\n"] {
             XCTAssertTrue(metrics.body.contains(name), "missing \(name) in:\n\(metrics.body)")
         }
     }

@@ -96,8 +96,21 @@ final class DaemonHarness {
     /// Sends SIGTERM and waits for the exit; returns the exit status.
     func terminate(signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
+        return waitForExit()
+    }
+
+    /// Waits for the daemon to exit (after a signal sent some other way); returns the status.
+    func waitForExit() -> Int32 {
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// The daemon's resident set size in bytes (`VmRSS` in `/proc/PID/status`).
+    func residentBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        let kilobytes = try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kilobytes * 1024
     }
 
     /// The journal's events, read with `navlog show --output json`.

@@ -87,4 +87,50 @@ final class HostileInputTests: XCTestCase {
         let summary = statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
         FileHandle.standardError.write(Data("fuzz: HTTP: 2500 requests (\(summary)), \(reconnects) connections closed by the server, no 5xx, daemon kept serving\n".utf8))
     }
+
+    // MARK: - Methods
+
+    func testInventedMethodsAddNoMetricSeriesAndLeaveMemoryFlat() throws {
+        let token = "flood-token-0123456789"
+        let daemon = try DaemonHarness(self, overrides: ["auth": ["token": .string(token)]], token: token)
+        let port = try XCTUnwrap(daemon.tcpPort)
+        let connection = try HTTPClientConnection(host: "127.0.0.1", port: port, timeoutSeconds: 20)
+        let authorized = ["Authorization": "Bearer \(token)"]
+        func metricsBytes() throws -> Int {
+            let reply = try connection.send("GET", "/metrics", headers: authorized)
+            XCTAssertEqual(reply.status, 200)
+            return reply.body.count
+        }
+        // Warm up with the methods and answers of the flood, so that what grows after is the flood's.
+        for index in 0..<300 {
+            let reply = try connection.send(["GET", "PUT", "DELETE"][index % 3], index % 2 == 0 ? "/v1/apps" : "/v1/health")
+            XCTAssertTrue([200, 401, 405].contains(reply.status))
+        }
+        let metricsBefore = try metricsBytes()
+        let residentBefore = try daemon.residentBytes()
+
+        // 3,000 methods of 4 KiB, each new: printable bytes and control bytes (not CR, LF, space or NUL).
+        var mutator = Mutator(seed: 19)
+        let alphabet = (1...126).map(UInt8.init).filter { ![10, 13, 32].contains($0) }
+        var statuses: [Int: Int] = [:]
+        for index in 0..<3000 {
+            let method = String(decoding: (0..<4096).map { _ in alphabet[mutator.below(alphabet.count)] }, as: UTF8.self)
+            let reply = try connection.send(method, index % 2 == 0 ? "/v1/apps" : "/v1/health")
+            statuses[reply.status, default: 0] += 1
+        }
+        XCTAssertEqual(statuses, [401: 1500, 405: 1500], "unauthorized without a token, method not allowed on health")
+
+        let metricsAfter = try metricsBytes()
+        let residentAfter = try daemon.residentBytes()
+        let metrics = try XCTUnwrap(String(decoding: connection.send("GET", "/metrics", headers: authorized).body, as: UTF8.self))
+        let methods = Set(metrics.split(separator: "\n").filter { $0.hasPrefix("navlog_http_requests_total{") }.compactMap { line in
+            line.split(separator: "\"").dropFirst().first.map(String.init)
+        })
+        XCTAssertTrue(methods == ["DELETE", "GET", "PUT", "other"], "\(methods.count) distinct method labels, expected DELETE, GET, PUT and other")
+        XCTAssertLessThan(metricsAfter - metricsBefore, 1024, "the flood added series to /metrics")
+        XCTAssertLessThan(residentAfter - residentBefore, 4 << 20, "the flood grew the daemon by more than 4 MiB")
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+        FileHandle.standardError.write(Data(("fuzz: method flood: 3000 invented 4 KiB methods, /metrics \(metricsBefore) → \(metricsAfter) bytes, "
+            + "RSS \(residentBefore >> 10) → \(residentAfter >> 10) KiB\n").utf8))
+    }
 }

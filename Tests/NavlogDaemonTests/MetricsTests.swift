@@ -39,4 +39,19 @@ final class MetricsTests: XCTestCase {
         XCTAssertEqual(value(#"navlog_http_request_duration_seconds_bucket{le="+Inf"}"#), Double(threads * perThread + 1))
         XCTAssertEqual(value("navlog_http_request_duration_seconds_sum") ?? 0, Double(threads * perThread) * 0.0002 + 3, accuracy: 1e-6)
     }
+
+    func testMethodsOutsideTheStandardSetAreCountedAsOtherAndLabelValuesAreEscaped() {
+        let metrics = DaemonMetrics()
+        for method in ["GET", "BREW", "X\u{1}\n\"\\", String(repeating: "M", count: 4096), "get"] {
+            metrics.recordRequest(method: method, route: "other", status: 405, nanoseconds: 1000)
+        }
+        let text = metrics.render(DaemonMetrics.Snapshot(journal: JournalMetrics(), activeSessions: 0, streamSubscribers: 0,
+                                                         streamEventsDropped: 0, uptimeSeconds: 1))
+        let series = text.split(separator: "\n").filter { $0.hasPrefix("navlog_http_requests_total{") }
+        XCTAssertEqual(series, [
+            #"navlog_http_requests_total{method="GET",route="other",status="405"} 1"#,
+            #"navlog_http_requests_total{method="other",route="other",status="405"} 4"#,
+        ])
+        XCTAssertEqual(DaemonMetrics.labels(["reason": "a\"b\\c\nd", "kind": "plain"]), #"{reason="a\"b\\c\nd",kind="plain"}"#)
+    }
 }

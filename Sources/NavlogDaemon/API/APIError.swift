@@ -40,6 +40,10 @@ public struct APIError: Error, Equatable, CustomStringConvertible {
         APIError(status: 413, code: "payload_too_large", detail: "the body is larger than the limit of \(limit) bytes (limits.max_body_bytes)")
     }
 
+    static func requestTimeout(seconds: Int) -> APIError {
+        APIError(status: 408, code: "request_timeout", detail: "the request did not arrive whole within \(seconds) s (limits.request_timeout_s)")
+    }
+
     static let shuttingDown = APIError(status: 503, code: "shutting_down", detail: "navlogd is shutting down; retry on another instance",
                                        headers: ["Retry-After": "1"])
 

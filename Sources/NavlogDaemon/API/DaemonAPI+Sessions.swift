@@ -9,13 +9,14 @@ extension DaemonAPI {
     func createSession(_ request: HTTPRequest) async throws -> HTTPResponse {
         var body = try RequestBody(request.body)
         let appName = try body.string("app", isRequired: true)!
-        let given = try body.parameters("parameters")
+        let rawParameters = body.value("parameters")
         try body.finish()
         let live = settings.withLock { $0 }
         guard let enabled = live.apps[appName] else {
             throw APIError(status: 422, code: "unknown_app",
                            detail: "app '\(appName)' is not enabled; enabled apps: \(live.appOrder.isEmpty ? "none" : live.appOrder.joined(separator: ", "))")
         }
+        let given = try Self.parameterTexts(rawParameters, of: try catalog.app(named: appName))
         let parameters = enabled.parameters.merging(given) { _, client in client }
         let floor = journal.lastRecordedSeq
         let session = try await registry.create(appName: appName, parameters: parameters, attributes: ["origin": "api"])
@@ -23,6 +24,44 @@ extension DaemonAPI {
         try await makeDurable(after: floor)
         let state = session.state()
         return try Self.sessionResponse(201, session, state: state, headers: [("Location", "/v1/sessions/\(session.id)")])
+    }
+
+    /// The `parameters` of a create request as the text the app parses, each value of its
+    /// parameter's JSON type (docs/openapi.yaml): a string for text and choices, an integer, a
+    /// number, or a boolean. A name the app does not declare is left for the app to refuse (422).
+    static func parameterTexts(_ raw: JSONValue?, of app: AppDefinition) throws -> [String: String] {
+        guard let raw else { return [:] }
+        guard case .object(let values) = raw else { throw APIError.invalidField("parameters", "an object", got: raw) }
+        var texts: [String: String] = [:]
+        for (name, value) in values {
+            guard let parameter = app.parameters.first(where: { $0.name == name }) else {
+                texts[name] = DaemonConfiguration.parameterText(value) ?? value.serialized()
+                continue
+            }
+            let text: String?
+            switch parameter.kind {
+            case .string, .choice: text = value.stringValue
+            case .integer: text = value.intValue.map { String($0) }
+            case .number: text = value.doubleValue.flatMap { $0.isFinite ? String($0) : nil }
+            case .boolean: text = value.boolValue.map { String($0) }
+            }
+            guard let text else {
+                throw APIError.invalidField("parameters.\(name)", Self.jsonType(of: parameter.kind), got: value)
+            }
+            texts[name] = text
+        }
+        return texts
+    }
+
+    /// What a parameter of `kind` must be in JSON, for errors.
+    private static func jsonType(of kind: AppParameter.Kind) -> String {
+        switch kind {
+        case .string: "a string"
+        case .choice(let options): "a string, one of \(options.joined(separator: ", "))"
+        case .integer: "an integer"
+        case .number: "a number"
+        case .boolean: "true or false"
+        }
     }
 
     /// `GET /v1/sessions`: the live sessions with their app and idle time.

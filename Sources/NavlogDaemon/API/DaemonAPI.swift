@@ -52,7 +52,7 @@ public final class DaemonAPI: Sendable {
     let metrics: DaemonMetrics
     let log: Logger
     let state = Atomic<DaemonState>(.starting)
-    /// Deferred requests running; draining waits for 0.
+    /// Requests admitted while running and not yet answered; draining waits for 0.
     let inFlight = Atomic<Int>(0)
     let settings: Mutex<LiveSettings>
     // The settings every request reads, mirrored out of `settings` so that no request takes
@@ -190,28 +190,30 @@ public final class DaemonAPI: Sendable {
     }
 
     /// Runs `decide` on the server's thread, counted in ``inFlight`` until its answer is given
-    /// (a later one included); while draining, answers 503. A thrown error becomes its API
-    /// error response.
+    /// (a later one included); while draining, answers 503 unless `isAllowedWhileDraining`
+    /// (health and metrics), and then does not count it: the drain waits only for what was
+    /// admitted while running. A thrown error becomes its API error response.
     func admit(_ request: HTTPRequest, isAllowedWhileDraining: Bool = false, _ decide: () throws -> Answer) -> HTTPReply {
+        // Counted before the state is read: ``Daemon/stop()`` sets the state, then reads the
+        // count, so either the request sees `draining` or the drain sees the request.
         inFlight.add(1, ordering: .sequentiallyConsistent)
-        guard isAllowedWhileDraining || state.load(ordering: .sequentiallyConsistent) == .running else {
-            inFlight.subtract(1, ordering: .sequentiallyConsistent)
-            return .response(APIError.shuttingDown.response)
-        }
+        let isRunning = state.load(ordering: .sequentiallyConsistent) == .running
+        if !isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        guard isRunning || isAllowedWhileDraining else { return .response(APIError.shuttingDown.response) }
         let answer: Answer
         do {
             answer = try decide()
         } catch {
-            inFlight.subtract(1, ordering: .sequentiallyConsistent)
+            if isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
             return .response(errorResponse(error, request))
         }
         switch answer {
         case .now(let response):
-            inFlight.subtract(1, ordering: .sequentiallyConsistent)
+            if isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
             return .response(response)
         case .later(let work):
             return .deferred {
-                defer { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+                defer { if isRunning { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) } }
                 do {
                     return try await work()
                 } catch {
@@ -276,7 +278,8 @@ public final class DaemonAPI: Sendable {
     func renderMetrics() async throws -> HTTPResponse {
         let snapshot = DaemonMetrics.Snapshot(
             journal: journal.metrics, activeSessions: await registry.count, streamSubscribers: broadcaster.subscriberCount,
-            streamEventsDropped: broadcaster.droppedCount, uptimeSeconds: Double(HTTPExchange.monotonicNow() - startedNanoseconds) / 1e9
+            streamEventsDropped: broadcaster.droppedCount, uptimeSeconds: Double(HTTPExchange.monotonicNow() - startedNanoseconds) / 1e9,
+            requestsInFlight: inFlight.load(ordering: .relaxed)
         )
         return .text(200, metrics.render(snapshot), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

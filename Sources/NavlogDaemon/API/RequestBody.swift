@@ -44,20 +44,6 @@ struct RequestBody {
         return members[key]
     }
 
-    /// A flat object of strings, numbers and booleans, as text; `{}` when absent.
-    mutating func parameters(_ key: String) throws -> [String: String] {
-        guard let raw = value(key) else { return [:] }
-        guard case .object(let values) = raw else { throw APIError.invalidField(key, "an object", got: raw) }
-        var parameters: [String: String] = [:]
-        for (name, value) in values {
-            guard let text = DaemonConfiguration.parameterText(value) else {
-                throw APIError.invalidField("\(key).\(name)", "a string, number or boolean", got: value)
-            }
-            parameters[name] = text
-        }
-        return parameters
-    }
-
     /// Refuses the fields nobody asked for.
     func finish() throws {
         guard let unknown = members.keys.filter({ !known.contains($0) }).min() else { return }

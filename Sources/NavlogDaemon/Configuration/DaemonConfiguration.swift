@@ -95,7 +95,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var maximumSessions = 1000
         /// Sessions without a command for this long are ended (recorded as `idle timeout`).
         public var idleSessionTimeoutSeconds = 900
-        /// A connection idle for this long is closed (slow clients), and the longest `wait`.
+        /// How long a connection has to deliver each whole request (from when it opened or its
+        /// previous answer was sent) before it is closed, how long it may stay idle, and twice
+        /// the longest `wait`.
         public var requestTimeoutSeconds = 30
         /// How long SIGTERM waits for requests in flight before cancelling them.
         public var drainTimeoutSeconds = 10

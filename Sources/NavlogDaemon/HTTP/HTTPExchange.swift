@@ -2,9 +2,10 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 
-/// One request on one connection, from its first header to its completion.
+/// One request on one connection, from its request line to its completion.
 ///
-/// MHD calls the access handler several times per request on one of its threads; the fields
+/// MHD creates it through the URI log callback, with the request target as the client sent it,
+/// then calls the access handler several times per request on one of its threads; the fields
 /// marked "MHD thread" are touched only there. A deferred response or a stream is finished on
 /// other threads through ``complete(with:)`` and ``wake()``, which hold `guarded`: the
 /// connection is suspended and resumed only under that lock and never after MHD reported the
@@ -15,15 +16,21 @@ import Synchronization
 /// behind the `guarded` mutex.
 final class HTTPExchange: @unchecked Sendable {
     let connection: OpaquePointer
-    /// Monotonic nanoseconds when the first header arrived.
-    let startedNanoseconds: UInt64
+    /// The request target as sent, before percent-decoding, such as `/v1/sessions?x=%41`.
+    let target: String
 
     // MARK: MHD thread
 
-    var request: HTTPRequest
+    /// Whether the access handler has seen the headers.
+    var hasBegun = false
+    /// Monotonic nanoseconds when the headers were in.
+    var startedNanoseconds: UInt64 = 0
+    var request = HTTPRequest(method: "", path: "")
     var isOversized = false
     var isAnswered = false
     var isDeferred = false
+    /// Whether the answer must close the connection (the body was not read whole, say).
+    var closesConnection = false
     var stream: (any HTTPStreamSource)?
 
     // MARK: Guarded
@@ -34,14 +41,28 @@ final class HTTPExchange: @unchecked Sendable {
         var isCompleted = false
         var isStopping = false
         var pendingResponse: HTTPResponse?
+        /// The deferred work, cancelled when the server stops before it is done.
+        var work: Task<Void, Never>?
     }
 
     private let guarded = Mutex(State())
 
-    init(connection: OpaquePointer, request: HTTPRequest) {
+    init(connection: OpaquePointer, target: String) {
         self.connection = connection
-        self.request = request
-        startedNanoseconds = HTTPExchange.monotonicNow()
+        self.target = target
+    }
+
+    // MARK: - Deferred work
+
+    /// Runs `work` on the Swift concurrency pool and hands its response over when it is done;
+    /// work started after the server began stopping is cancelled at once.
+    func start(_ work: @escaping @Sendable () async -> HTTPResponse) {
+        let task = Task { [self] in complete(with: await work()) }
+        let isStopping = guarded.withLock { state in
+            state.work = task
+            return state.isStopping
+        }
+        if isStopping { task.cancel() }
     }
 
     // MARK: - Suspension
@@ -77,6 +98,7 @@ final class HTTPExchange: @unchecked Sendable {
     /// response (after the server answered 503 on stopping) is ignored.
     func complete(with response: HTTPResponse) {
         let isFirst = guarded.withLock { state in
+            state.work = nil
             guard state.pendingResponse == nil, !state.isStopping else { return false }
             state.pendingResponse = response
             return true
@@ -96,17 +118,21 @@ final class HTTPExchange: @unchecked Sendable {
     var isStopping: Bool { guarded.withLock { $0.isStopping } }
 
     /// Makes a stopping server's last moves: answers a deferred request still running with
-    /// `response`, ends streams, and resumes the connection so MHD can close it.
+    /// `response` and cancels its work, ends streams, and resumes the connection so MHD can
+    /// send the answer and close.
     func stop(answeringWith response: HTTPResponse) {
-        guarded.withLock { state in
-            guard !state.isCompleted else { return }
+        let work = guarded.withLock { state -> Task<Void, Never>? in
+            guard !state.isCompleted else { return nil }
             if state.pendingResponse == nil { state.pendingResponse = response }
             state.isStopping = true
             if state.isSuspended {
                 state.isSuspended = false
                 MHD_resume_connection(connection)
             }
+            defer { state.work = nil }
+            return state.work
         }
+        work?.cancel()
     }
 
     /// Records that MHD is done with the request; the connection is not touched again.
@@ -115,7 +141,7 @@ final class HTTPExchange: @unchecked Sendable {
         stream?.detach()
     }
 
-    /// Nanoseconds since the first header.
+    /// Nanoseconds since the headers were in.
     var elapsedNanoseconds: UInt64 { HTTPExchange.monotonicNow() &- startedNanoseconds }
 
     static func monotonicNow() -> UInt64 {

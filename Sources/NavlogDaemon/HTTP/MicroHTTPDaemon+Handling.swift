@@ -5,29 +5,33 @@ import Foundation
 
 /// MHD's access handler: called once when the headers are in, once per body chunk, and once
 /// more (or again after each resume) when the body is complete.
+///
+/// MHD accepts a response only in the first call (before the body) or in the last one (after
+/// it), so a body that grows too large while it arrives is read to its end and dropped, and
+/// answered 413 then.
 let accessHandler: @convention(c) (
     UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
     UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> MHD_Result = { context, connection, url, method, _, uploadData, uploadSize, slot in
     guard let context, let connection, let slot, let uploadSize else { return .NO }
     let server = Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue()
-    guard let pointer = slot.pointee else {
-        let exchange = HTTPExchange(connection: connection, request: server.makeRequest(connection, url: url, method: method))
+    let exchange: HTTPExchange
+    if let pointer = slot.pointee {
+        exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeUnretainedValue()
+    } else {
+        // The URI log callback creates every exchange; this is only a fallback.
+        exchange = HTTPExchange(connection: connection, target: url.map { String(cString: $0) } ?? "/")
         slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
-        let isStopping = server.register(exchange)
-        if isStopping { exchange.stop(answeringWith: HTTPResponse(status: 503)) }
-        if let length = exchange.request.headers["content-length"].flatMap(Int.init), length > server.settings.maximumBodyBytes() {
-            return server.refuseOversized(exchange)
-        }
-        return .YES
     }
-    let exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeUnretainedValue()
+    guard exchange.hasBegun else { return server.begin(exchange, url: url, method: method) }
     if uploadSize.pointee > 0 {
         defer { uploadSize.pointee = 0 }
         guard !exchange.isOversized, !exchange.isAnswered, let uploadData else { return .YES }
         if exchange.request.body.count + uploadSize.pointee > server.settings.maximumBodyBytes() {
+            // Too late to answer: the rest is read and dropped, and the last call answers 413.
             exchange.request.body = []
-            return server.refuseOversized(exchange)
+            exchange.isOversized = true
+            return .YES
         }
         uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
             exchange.request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
@@ -38,19 +42,49 @@ let accessHandler: @convention(c) (
 }
 
 extension MicroHTTPDaemon {
-    /// The headers handlers read, the only ones copied out of MHD.
-    static let headersRead: [(name: String, cName: StaticString)] = [
-        ("authorization", "authorization"), ("accept", "accept"), ("content-type", "content-type"), ("content-length", "content-length"),
-    ]
+    /// The headers are in: reads the request and refuses at once what cannot be served.
+    func begin(_ exchange: HTTPExchange, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> MHD_Result {
+        exchange.hasBegun = true
+        exchange.startedNanoseconds = HTTPExchange.monotonicNow()
+        var headers = HeaderCollector()
+        exchange.request = makeRequest(exchange.connection, url: url, method: method, headers: &headers)
+        if register(exchange) { exchange.stop(answeringWith: APIError.shuttingDown.response) }
+        if let refusal = Self.refusal(target: exchange.target, contentLengths: headers.contentLengths) {
+            _ = Self.context(of: exchange.connection)?.requestArrived()  // answered; no longer awaited
+            return queue(refusal.response, for: exchange)
+        }
+        if let length = headers.contentLengths.first.flatMap(Int.init), length > settings.maximumBodyBytes() {
+            _ = Self.context(of: exchange.connection)?.requestArrived()
+            return refuseOversized(exchange)
+        }
+        return .YES
+    }
+
+    /// What refuses a request before its body: a target whose decoded form would hold a NUL
+    /// byte (MHD's C strings would cut it short there, `/v1/sessions/s-1%00x` reading as
+    /// `/v1/sessions/s-1`), or `Content-Length` headers that disagree (MHD reads the first).
+    static func refusal(target: String, contentLengths: [String]) -> APIError? {
+        if let nul = target.range(of: "%00") {
+            let query = target.firstIndex(of: "?")
+            if query == nil || nul.lowerBound < query! {
+                let path = query.map { String(target[..<$0]) } ?? target
+                return APIError(status: 400, code: "invalid_path", detail: "the path \(path) holds an encoded NUL byte (%00)")
+            }
+            return APIError(status: 400, code: "invalid_query",
+                            detail: "the query \(target[target.index(after: query!)...]) holds an encoded NUL byte (%00)")
+        }
+        if contentLengths.count > 1, Set(contentLengths.map { $0.trimmingCharacters(in: .whitespaces) }).count > 1 {
+            return APIError(status: 400, code: "invalid_header",
+                            detail: "the request has \(contentLengths.count) Content-Length headers that differ: \(contentLengths.joined(separator: ", "))")
+        }
+        return nil
+    }
 
     /// Reads the method, path, query and the headers handlers use.
-    func makeRequest(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> HTTPRequest {
-        var headers: [String: String] = [:]
-        for (name, cName) in Self.headersRead {
-            // The name as the literal's own NUL-terminated bytes: passing the `String`
-            // converted it into a new C string on every lookup.
-            let pointer = UnsafeRawPointer(cName.utf8Start).assumingMemoryBound(to: CChar.self)
-            if let value = MHD_lookup_connection_value(connection, .HEADER_KIND, pointer) { headers[name] = String(cString: value) }
+    func makeRequest(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+                     headers: inout HeaderCollector) -> HTTPRequest {
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, pointer)
         }
         var query = QueryCollector()
         withUnsafeMutablePointer(to: &query) { pointer in
@@ -58,7 +92,7 @@ extension MicroHTTPDaemon {
         }
         return HTTPRequest(
             method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-            query: query.items, headers: headers
+            query: query.items, headers: headers.values
         )
     }
 
@@ -72,6 +106,15 @@ extension MicroHTTPDaemon {
     /// Handles the complete request: answers it, defers it, or starts its stream.
     func finish(_ exchange: HTTPExchange) -> MHD_Result {
         if exchange.isAnswered { return .YES }
+        if let context = Self.context(of: exchange.connection), !context.requestArrived() {
+            // Past its deadline: the socket is shut already, so nothing runs and nobody hears.
+            exchange.closesConnection = true
+            return queue(APIError.requestTimeout(seconds: settings.requestTimeoutSeconds).response, for: exchange)
+        }
+        if exchange.isOversized {
+            exchange.closesConnection = true
+            return queue(APIError.payloadTooLarge(limit: settings.maximumBodyBytes()).response, for: exchange)
+        }
         if exchange.isDeferred {
             if let response = exchange.takeResponse() { return queue(response, for: exchange) }
             _ = exchange.suspendUnlessWoken()
@@ -85,8 +128,11 @@ extension MicroHTTPDaemon {
             return queue(response, for: exchange)
         case .deferred(let work):
             exchange.isDeferred = true
-            guard exchange.suspendUnlessWoken() else { return queue(APIError.shuttingDown.response, for: exchange) }
-            Task { [exchange] in exchange.complete(with: await work()) }
+            exchange.start(work)
+            // No suspension in this call: MHD calls again at once, having marked the connection
+            // as waiting on the application. Suspended now, it would stay marked as reading, and
+            // once resumed would read a client's half-close (shutdown(SHUT_WR) after sending) as
+            // the client going away, dropping the answer of a request that had taken effect.
             return .YES
         case .stream(let status, let headers, let source):
             return startStream(source, status: status, headers: headers, for: exchange)
@@ -102,7 +148,7 @@ extension MicroHTTPDaemon {
         guard let handle else { return .NO }
         defer { MHD_destroy_response(handle) }
         for (name, value) in response.headers { _ = MHD_add_response_header(handle, name, value) }
-        if isStopping { _ = MHD_add_response_header(handle, "Connection", "close") }
+        if isDraining || exchange.closesConnection { _ = MHD_add_response_header(handle, "Connection", "close") }
         let result = MHD_queue_response(exchange.connection, UInt32(response.status), handle)
         observer(exchange.request, response.status, exchange.elapsedNanoseconds)
         return result
@@ -146,7 +192,35 @@ private let releaseStream: @convention(c) (UnsafeMutableRawPointer?) -> Void = {
     Unmanaged<HTTPExchange>.fromOpaque(context).release()
 }
 
-// MARK: - Query arguments
+// MARK: - Headers and query arguments
+
+/// Where ``collectHeader`` puts the headers handlers read, and every `Content-Length`.
+struct HeaderCollector {
+    /// By lowercased name: `authorization`, `accept`, `content-type`, `content-length` (the first of each).
+    var values: [String: String] = [:]
+    /// Every `Content-Length` value, in order: more than one that differ is refused.
+    var contentLengths: [String] = []
+
+    /// The names read, as bytes, lowercased.
+    static let names: [(name: String, bytes: [UInt8])] = ["authorization", "accept", "content-type", "content-length"].map { ($0, Array($0.utf8)) }
+}
+
+/// One pass over the headers (four lookups each walked the whole list).
+private let collectHeader: @convention(c) (
+    UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int
+) -> MHD_Result = { context, _, key, keySize, value, valueSize in
+    guard let context, let key else { return .YES }
+    let collector = context.assumingMemoryBound(to: HeaderCollector.self)
+    let keyBytes = UnsafeRawBufferPointer(start: key, count: keySize)
+    for (name, bytes) in HeaderCollector.names where bytes.count == keySize {
+        guard zip(keyBytes, bytes).allSatisfy({ ($0 | 0x20) == $1 || $0 == $1 }) else { continue }
+        let text = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
+        if collector.pointee.values[name] == nil { collector.pointee.values[name] = text }
+        if name == "content-length" { collector.pointee.contentLengths.append(text) }
+        break
+    }
+    return .YES
+}
 
 /// Where ``collectArgument`` puts the query arguments.
 struct QueryCollector {

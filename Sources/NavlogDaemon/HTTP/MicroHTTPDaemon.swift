@@ -11,19 +11,25 @@ import Synchronization
 /// ([MHD_suspend_connection](https://www.gnu.org/software/libmicrohttpd/manual/html_node/microhttpd_002dflow.html))
 /// until its task completes, so no MHD thread ever waits on Swift concurrency.
 ///
-/// `@unchecked Sendable`: `daemon` is written in `init` and in ``close()`` (under `lifecycle`),
+/// Stopping has two steps: ``beginDraining()`` keeps serving but closes every connection after
+/// its answer; ``close(answeringWith:within:)`` stops accepting, answers what still runs, gives
+/// those answers a moment to leave, and stops MHD.
+///
+/// `@unchecked Sendable`: `daemon` and `checker` are written in `init` and under `lifecycle`,
 /// the live exchanges and the stopping flag are behind the registry shards' locks (the flag is
-/// mirrored in an atomic for reads), the rest is immutable.
+/// mirrored in an atomic for reads), the connections behind their own lock, the rest is immutable.
 public final class MicroHTTPDaemon: @unchecked Sendable {
     /// Settings of one server.
     public struct Settings: Sendable {
-        /// Largest request body; larger ones are answered with `oversizedResponse`.
+        /// Largest request body; larger ones are answered 413.
         public var maximumBodyBytes: @Sendable () -> Int
-        /// A connection idle this long is closed.
-        public var connectionTimeoutSeconds: Int
+        /// How long a connection has to deliver each complete request, counted from when it
+        /// opened or its previous answer was sent; a connection idle this long is closed too.
+        public var requestTimeoutSeconds: Int
         /// MHD's per-connection memory (headers and buffers; bodies are copied out as they
         /// arrive). MHD zeroes all of it after every request on a kept-alive connection, so
-        /// this stays at MHD's own default.
+        /// this stays at MHD's own default. A request line or header section that does not fit
+        /// is refused by MHD itself (414, 431).
         public var connectionMemoryBytes = 32 * 1024
         public var connectionLimit = 1024
         /// MHD's worker threads. Requests run their sessions on these threads, and MHD keeps
@@ -32,10 +38,13 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         /// journal queue, leaves the others serving.
         public var threadCount = max(2, min(8, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
-        public init(maximumBodyBytes: @escaping @Sendable () -> Int, connectionTimeoutSeconds: Int) {
+        public init(maximumBodyBytes: @escaping @Sendable () -> Int, requestTimeoutSeconds: Int) {
             self.maximumBodyBytes = maximumBodyBytes
-            self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.requestTimeoutSeconds = requestTimeoutSeconds
         }
+
+        /// ``requestTimeoutSeconds`` in nanoseconds.
+        var requestTimeoutNanoseconds: UInt64 { UInt64(requestTimeoutSeconds) * 1_000_000_000 }
     }
 
     /// Takes every complete request.
@@ -50,6 +59,8 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     let listenDescriptor: Int32
     private let lifecycle = Mutex(())
     private var daemon: OpaquePointer?
+    /// Shuts down the connections past their request deadline, a few times a second.
+    private var checker: (any DispatchSourceTimer)?
 
     private struct Registry {
         var live: [ObjectIdentifier: HTTPExchange] = [:]
@@ -63,9 +74,13 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     }
 
     private let registries = (0..<8).map { _ in RegistryShard() }
-    /// Whether ``close(answeringWith:)`` has begun, readable without a lock: every request
-    /// reads it twice. Each shard keeps its own flag, set under its lock, for registering.
+    /// Whether ``close(answeringWith:within:)`` has begun, readable without a lock: every
+    /// request reads it twice. Each shard keeps its own flag, set under its lock, for registering.
     private let stopping = Atomic<Bool>(false)
+    /// Whether every answer closes its connection (``beginDraining()``).
+    private let draining = Atomic<Bool>(false)
+    /// The open connections; they come and go far less often than requests, so one lock.
+    let connections = Mutex<[ObjectIdentifier: HTTPConnectionContext]>([:])
 
     private func shard(of exchange: HTTPExchange) -> RegistryShard {
         let address = UInt(bitPattern: Unmanaged.passUnretained(exchange).toOpaque())
@@ -83,11 +98,13 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let arguments: [any CVarArg] = [
             MHD_OPTION.LISTEN_SOCKET.rawValue, listenDescriptor,
-            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(settings.connectionTimeoutSeconds),
+            MHD_OPTION.CONNECTION_TIMEOUT.rawValue, UInt32(settings.requestTimeoutSeconds),
             MHD_OPTION.CONNECTION_MEMORY_LIMIT.rawValue, settings.connectionMemoryBytes,
             MHD_OPTION.CONNECTION_LIMIT.rawValue, UInt32(settings.connectionLimit),
             MHD_OPTION.THREAD_POOL_SIZE.rawValue, UInt32(settings.threadCount),
+            MHD_OPTION.URI_LOG_CALLBACK.rawValue, unsafeBitCast(requestLineArrived, to: OpaquePointer.self), OpaquePointer(context),
             MHD_OPTION.NOTIFY_COMPLETED.rawValue, unsafeBitCast(requestCompleted, to: OpaquePointer.self), OpaquePointer(context),
+            MHD_OPTION.NOTIFY_CONNECTION.rawValue, unsafeBitCast(connectionChanged, to: OpaquePointer.self), OpaquePointer(context),
             MHD_OPTION.END.rawValue,
         ]
         daemon = withVaList(arguments) { list in
@@ -97,21 +114,25 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             Glibc.close(listenDescriptor)
             throw MicroHTTPDError(operation: "MHD_start_daemon", detail: "libmicrohttpd refused to start on descriptor \(listenDescriptor)")
         }
+        checker = startDeadlineChecker()
     }
 
     // MARK: - Stopping
 
-    /// Stops accepting connections; requests already accepted continue.
-    public func quiesce() {
+    /// From now on every answer closes its connection (`Connection: close`), so clients go
+    /// elsewhere; the listener stays open and requests are still answered.
+    public func beginDraining() {
+        draining.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Stops accepting connections, answers requests still running with `response` (their
+    /// work is cancelled), ends streams, waits up to `grace` for those answers to be sent, and
+    /// stops the server. Later calls do nothing.
+    public func close(answeringWith response: HTTPResponse, within grace: Duration) async {
+        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
         lifecycle.withLock { _ in
             if let daemon { _ = MHD_quiesce_daemon(daemon) }
         }
-    }
-
-    /// Answers requests still running with `response`, ends streams, and stops the server;
-    /// later calls do nothing.
-    public func close(answeringWith response: HTTPResponse) {
-        stopping.store(true, ordering: .sequentiallyConsistent)
         // Shard by shard, under each lock: an exchange registered before its shard is passed
         // is collected here, one registered after learns that the server stops.
         let live = registries.flatMap { shard in
@@ -121,7 +142,24 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             }
         }
         for exchange in live { exchange.stop(answeringWith: response) }
+        // Every answer now closes its connection, so what is live only ever shrinks.
+        let deadline = ContinuousClock.now + grace
+        while liveRequestCount > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        shutDown()
+    }
+
+    /// Stops the server at once: connections are closed, answered or not.
+    public func close() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        shutDown()
+    }
+
+    private func shutDown() {
         lifecycle.withLock { _ in
+            checker?.cancel()
+            checker = nil
             guard let daemon else { return }
             MHD_stop_daemon(daemon)
             self.daemon = nil
@@ -130,6 +168,7 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     }
 
     deinit {
+        checker?.cancel()
         if let daemon {
             MHD_stop_daemon(daemon)
             Glibc.close(listenDescriptor)
@@ -154,6 +193,9 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     }
 
     var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+
+    /// Whether answers close their connection now.
+    var isDraining: Bool { draining.load(ordering: .relaxed) || isStopping }
 }
 
 /// A libmicrohttpd call that failed, with what was attempted.
@@ -166,15 +208,52 @@ public struct MicroHTTPDError: Error, CustomStringConvertible {
 
 // MARK: - C callbacks
 
-/// MHD_OPTION_NOTIFY_COMPLETED: releases the exchange MHD held in `con_cls`.
+/// MHD_OPTION_URI_LOG_CALLBACK: the request line is in (the headers not yet). Creates the
+/// exchange with the target as sent, before MHD decodes it; MHD hands it to the access handler
+/// in `con_cls`, and ``requestCompleted`` releases it.
+private let requestLineArrived: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+    _, target, connection in
+    guard let connection else { return nil }
+    let exchange = HTTPExchange(connection: connection, target: target.map { String(cString: $0) } ?? "")
+    return Unmanaged.passRetained(exchange).toOpaque()
+}
+
+/// MHD_OPTION_NOTIFY_COMPLETED: releases the exchange MHD held in `con_cls`, and starts the
+/// connection's wait for its next request.
 private let requestCompleted: @convention(c) (
     UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
-) -> Void = { context, _, slot, _ in
-    guard let context, let slot, let pointer = slot.pointee else { return }
+) -> Void = { context, connection, slot, _ in
+    guard let context else { return }
     let server = Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+    if let connection, let connectionContext = MicroHTTPDaemon.context(of: connection) {
+        connectionContext.awaitRequest(by: HTTPExchange.monotonicNow() + server.settings.requestTimeoutNanoseconds)
+    }
+    guard let slot, let pointer = slot.pointee else { return }
     let exchange = Unmanaged<HTTPExchange>.fromOpaque(pointer).takeRetainedValue()
     slot.pointee = nil
     exchange.markCompleted()
     server.unregister(exchange)
 }
 
+/// MHD_OPTION_NOTIFY_CONNECTION: a connection opened (its first request is awaited) or closed
+/// (before MHD closes its socket, so the deadline checker never touches a reused descriptor).
+private let connectionChanged: @convention(c) (
+    UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
+) -> Void = { context, connection, slot, code in
+    guard let context, let connection, let slot else { return }
+    let server = Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+    switch code {
+    case .CONNECTION_NOTIFY_STARTED:
+        let connectionContext = HTTPConnectionContext(
+            descriptor: navlog_mhd_connection_descriptor(connection),
+            deadline: HTTPExchange.monotonicNow() + server.settings.requestTimeoutNanoseconds
+        )
+        server.connections.withLock { $0[ObjectIdentifier(connectionContext)] = connectionContext }
+        slot.pointee = Unmanaged.passRetained(connectionContext).toOpaque()
+    default:
+        guard let pointer = slot.pointee else { return }
+        let connectionContext = Unmanaged<HTTPConnectionContext>.fromOpaque(pointer).takeRetainedValue()
+        slot.pointee = nil
+        _ = server.connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connectionContext)) }
+    }
+}

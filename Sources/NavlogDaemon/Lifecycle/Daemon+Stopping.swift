@@ -16,9 +16,13 @@ public struct JournalCloseError: Error, CustomStringConvertible {
 }
 
 extension Daemon {
-    /// Drains and stops (what SIGTERM does): no new requests, the ones in flight finish (within
-    /// `limits.drain_timeout_s`, then they are answered 503), streams end, sessions end
-    /// (recorded), the journal is flushed and closed.
+    /// Drains and stops (what SIGTERM does): the state becomes `draining` and the listeners stay
+    /// open, answering new requests 503 `shutting_down` (health answers 503 `draining`, metrics
+    /// 200) and closing every connection after its answer; the requests admitted before finish,
+    /// within `limits.drain_timeout_s`. Past that bound the drain becomes cancellation: what
+    /// still runs is answered 503 `shutting_down` and its work cancelled, and the answers get a
+    /// second to leave. Then streams end, the listeners close, sessions end (recorded), and the
+    /// journal is flushed and closed.
     ///
     /// Everything is stopped even when the journal cannot be closed (say its volume is full);
     /// then this throws a ``JournalCloseError`` naming what was lost, and `navlogd` exits 2.
@@ -26,7 +30,7 @@ extension Daemon {
         guard let api, api.state.load(ordering: .sequentiallyConsistent) == .running else { return }
         notifier.notify("STOPPING=1")
         api.state.store(.draining, ordering: .sequentiallyConsistent)
-        for server in servers { server.quiesce() }
+        for server in servers { server.beginDraining() }
         let deadline = ContinuousClock.now + .seconds(configuration.limits.drainTimeoutSeconds)
         while api.inFlight.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
@@ -34,10 +38,7 @@ extension Daemon {
         let unfinished = api.inFlight.load(ordering: .sequentiallyConsistent)
         if unfinished > 0 { log.warn("drain bound reached; answering the rest with 503", ["requests": String(unfinished)]) }
         api.broadcaster.finishAll()
-        while servers.contains(where: { $0.liveRequestCount > 0 }), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        for server in servers { server.close(answeringWith: APIError.shuttingDown.response) }
+        for server in servers { await server.close(answeringWith: APIError.shuttingDown.response, within: .seconds(1)) }
         servers = []
         maintenance?.cancel()
         let sessions = await api.registry.count

@@ -103,7 +103,7 @@ public actor Daemon {
         do {
             let settings = MicroHTTPDaemon.Settings(
                 maximumBodyBytes: { [api] in api.maximumBodyBytes },
-                connectionTimeoutSeconds: configuration.limits.requestTimeoutSeconds
+                requestTimeoutSeconds: configuration.limits.requestTimeoutSeconds
             )
             func serve(_ descriptor: Int32) throws {
                 servers.append(try MicroHTTPDaemon(
@@ -121,7 +121,7 @@ public actor Daemon {
                 endpoints.tcpPort = port
             }
         } catch {
-            for server in servers { server.close(answeringWith: APIError.shuttingDown.response) }
+            for server in servers { server.close() }
             servers = []
             try? writer.close()
             throw error

@@ -61,12 +61,25 @@ public final class DaemonMetrics: Sendable {
 
     // MARK: - Recording
 
+    /// The methods counted under their own name; any other is counted as `other`, so that
+    /// clients cannot add series (and memory) by inventing methods.
+    static let countedMethods: [String] = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"]
+
+    /// The `method` label of `method`: the method itself if it is a standard one, else `other`.
+    static func methodLabel(_ method: String) -> String {
+        countedMethods.first { $0 == method } ?? "other"
+    }
+
     /// Counts one answered request and its latency.
+    ///
+    /// `route` must come from a fixed set (the API's route templates and `other`): every
+    /// distinct label value is a series kept for the life of the process.
     public func recordRequest(method: String, route: String, status: Int, nanoseconds: UInt64) {
         let seconds = Double(nanoseconds) / 1e9
         let bucket = Self.latencyBounds.firstIndex { seconds <= $0 }
+        let key = RequestKey(method: Self.methodLabel(method), route: route, status: status)
         currentShard.counters.withLock { counters in
-            counters.requests[RequestKey(method: method, route: route, status: status), default: 0] += 1
+            counters.requests[key, default: 0] += 1
             if let bucket { counters.latencyBuckets[bucket] += 1 }
             counters.latencyCount += 1
             counters.latencySum += seconds
@@ -93,6 +106,8 @@ public final class DaemonMetrics: Sendable {
         public var streamSubscribers: Int
         public var streamEventsDropped: UInt64
         public var uptimeSeconds: Double
+        /// Requests admitted and not yet answered, the scrape itself included.
+        public var requestsInFlight = 0
     }
 
     /// The metrics in Prometheus text exposition format 0.0.4.
@@ -116,13 +131,15 @@ public final class DaemonMetrics: Sendable {
         metric("sessions_active", "gauge", "Live sessions.", [("", String(snapshot.activeSessions))])
         metric("sessions_created_total", "counter", "Sessions started.", [("", String(counters.sessionsCreated))])
         metric("sessions_ended_total", "counter", "Sessions ended, by reason.",
-               counters.sessionsEnded.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key)\"}", String($0.value)) })
+               counters.sessionsEnded.sorted { $0.key < $1.key }.map { (Self.labels(["reason": $0.key]), String($0.value)) })
         metric("stream_subscribers", "gauge", "Open /v1/events streams.", [("", String(snapshot.streamSubscribers))])
         metric("stream_events_dropped_total", "counter", "Events not sent to a slow /v1/events subscriber.", [("", String(snapshot.streamEventsDropped))])
         metric("config_reloads_total", "counter", "SIGHUP reloads, by outcome.",
-               counters.reloads.sorted { $0.key < $1.key }.map { ("{outcome=\"\($0.key)\"}", String($0.value)) })
+               counters.reloads.sorted { $0.key < $1.key }.map { (Self.labels(["outcome": $0.key]), String($0.value)) })
+        metric("http_requests_in_flight", "gauge", "Requests admitted and not yet answered, this scrape included.",
+               [("", String(snapshot.requestsInFlight))])
         metric("http_requests_total", "counter", "Answered HTTP requests.", counters.requests.keys.sorted().map { key in
-            ("{method=\"\(key.method)\",route=\"\(key.route)\",status=\"\(key.status)\"}", String(counters.requests[key]!))
+            (Self.labels(["method": key.method, "route": key.route, "status": String(key.status)]), String(counters.requests[key]!))
         })
         var cumulative: UInt64 = 0
         var buckets: [(labels: String, value: String)] = []
@@ -137,5 +154,26 @@ public final class DaemonMetrics: Sendable {
         metric("uptime_seconds", "gauge", "Seconds since navlogd started.", [("", number(snapshot.uptimeSeconds.rounded()))])
         if let otlpPush { text += otlpPush.render(committedSeq: journal.committedSeq) }
         return text
+    }
+
+    /// A label set in exposition format, `{name="value",…}` in the order given, each value
+    /// escaped as the format asks: backslash, double quote and line feed.
+    static func labels(_ pairs: KeyValuePairs<String, String>) -> String {
+        var text = "{"
+        for (index, (name, value)) in pairs.enumerated() {
+            if index > 0 { text += "," }
+            text += name
+            text += "=\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\\": text += "\\\\"
+                case "\"": text += "\\\""
+                case "\n": text += "\\n"
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            text += "\""
+        }
+        return text + "}"
     }
 }
