@@ -130,8 +130,10 @@ enum ChildProcess {
         var maxRSSKilobytes: Int
     }
 
-    static func measure(_ path: String, _ arguments: [String], stdout output: String) throws -> Measurement {
-        let timeOutput = output + ".time"
+    /// Runs `path`, its stdout to `output`; GNU time writes to `timeOutput` (default: `output`
+    /// with `.time` added, which /dev/null cannot take).
+    static func measure(_ path: String, _ arguments: [String], stdout output: String, timeOutput: String? = nil) throws -> Measurement {
+        let timeOutput = timeOutput ?? output + ".time"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

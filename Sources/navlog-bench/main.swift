@@ -17,6 +17,7 @@ import Navigation
 var eventCount = 400_000
 var sinkEventCount = 200_000
 var reportEventCount = 10_000_000
+var exportSteps = 150_000
 var clientCount = 8
 var daemonSeconds = 3.0
 var idleSessionCount = 2000
@@ -26,6 +27,8 @@ let usage = """
       --events N          events for the journal, baselines and sink parts (default 400000)
       --sink-events N     record() calls timed one by one (default 200000)
       --report-events N   events for the report part; 0 skips it (default 10000000)
+      --export-steps N    steps of the one tabs session every export format reads; 0 skips the
+                          export part (default 150000, over 500k events)
       --clients N         keep-alive loopback clients for the daemon part (default 8)
       --daemon-seconds S  how long the daemon and the ceiling are each loaded, in 10 alternating turns
                           (default 3, at least 1)
@@ -60,6 +63,7 @@ while let argument = arguments.popFirst() {
     case "--events": eventCount = count(argument, minimum: 1)
     case "--sink-events": sinkEventCount = count(argument, minimum: 1)
     case "--report-events": reportEventCount = count(argument, minimum: 0)
+    case "--export-steps": exportSteps = count(argument, minimum: 0)
     case "--clients": clientCount = count(argument, minimum: 1)
     case "--daemon-seconds": daemonSeconds = value(of: argument, { Double($0).flatMap { $0 >= 1 ? $0 : nil } }, "a number of seconds of at least 1")
     case "--idle-sessions": idleSessionCount = count(argument, minimum: 1)
@@ -180,8 +184,8 @@ line("memory per idle session: \(format(daemon.memoryPerSessionKB)) KiB (residen
 // MARK: - Report over a large journal
 
 var summaryExtras: [String: JSONValue] = [:]
+let navlog = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("navlog").path
 if reportEventCount > 0 {
-    let navlog = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("navlog").path
     let result = try ReportBenchmark.run(events: reportEventCount, root: root, navlog: navlog, line: line)
     let millions = Double(result.events) / 1e6
     let turns = { (seconds: [Double]) in seconds.map { format($0, 1) }.joined(separator: " / ") }
@@ -198,6 +202,29 @@ if reportEventCount > 0 {
         "sqlite3_peak_rss_mb": .double(result.sqlitePeakRSSMegabytes),
         "report_speed_ratio_vs_sqlite3": .double(speed),
     ]
+}
+
+// MARK: - Export over one long session
+
+if exportSteps > 0 {
+    let result = try ExportBenchmark.run(steps: exportSteps, root: root, navlog: navlog, line: line)
+    let turns = { (seconds: [Double]) in seconds.map { format($0, 2) }.joined(separator: " / ") }
+    let ndjsonLine = "\(result.ndjson.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(format(result.ndjson.seconds, 2)) s, "
+        + "peak RSS \(format(result.ndjson.peakRSSMegabytes)) MB (turns \(turns(result.ndjson.turns)) s)"
+    line("export over \(format(Double(result.events) / 1e6, 2))M events of one session, each format's fastest of \(ExportBenchmark.rounds) turns, ndjson's of its turn before each:")
+    line("  " + ndjsonLine)
+    for figure in result.formats {
+        line("  \(figure.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(format(figure.seconds, 2)) s, "
+            + "\(format(figure.seconds / result.ndjson.seconds, 2))x ndjson's \(format(result.ndjson.seconds, 2)) s, "
+            + "peak RSS \(format(figure.peakRSSMegabytes)) MB (turns \(turns(figure.turns)) s)")
+    }
+    let ratio = result.slowestRatio
+    line("export speed: slowest format / ndjson = \(format(ratio, 2)) (target <= 3: \(ratio <= 3 ? "met" : "MISSED"))")
+    line("export memory: largest peak RSS \(format(result.peakRSSMegabytes)) MB (target <= 100: \(result.peakRSSMegabytes <= 100 ? "met" : "MISSED"))")
+    summaryExtras["export_events"] = .int(Int64(result.events))
+    summaryExtras["export_ndjson_seconds"] = .double(result.ndjson.seconds)
+    summaryExtras["export_seconds_ratio_vs_ndjson"] = .double(ratio)
+    summaryExtras["export_peak_rss_mb"] = .double(result.peakRSSMegabytes)
 }
 
 let summary: JSONValue = [

@@ -68,10 +68,13 @@ struct ExploreCommand: ParsableCommand {
                 }
             }
             while next < min(width, sessions) { add(next); next += 1 }
+            var progress = ProgressLine()
             while let result = try await group.next() {
                 results.append(result)
+                progress.updateNow { "exploring: \(results.count)/\(sessions) sessions walked" }
                 if next < sessions { add(next); next += 1 }
             }
+            progress.clear()
             return results.sorted { $0.0 < $1.0 }.map(\.1)
         }
         try JournalOptions.close(writer)

@@ -22,7 +22,7 @@ struct ExportCommand: ParsableCommand {
               chrome-trace  Trace Event Format JSON for Perfetto, chrome://tracing, speedscope
               clickhouse    JSONEachRow rows of the table chosen by --table; --table schema \
             prints the CREATE TABLE statements (also in Config/clickhouse/)
-            Progress goes to stderr when it is a terminal.
+            Progress (events read, sessions open) goes to stderr when it is a terminal.
             """,
         arguments: [EventQuery.argument],
         options: filterSpecs + [
@@ -81,12 +81,14 @@ struct ExportCommand: ParsableCommand {
             }
         }
         var sink = ExportSink(format: format, writesLogs: writesLogs, batchSize: batchSize, serviceName: serviceName, table: table, labels: labels)
-        var progress = ExportProgress(isShown: Output.isInteractive)
+        var progress = ProgressLine()
         var iterator = reader.events(matching: query.filter)
+        var count = 0
         do {
             while let event = try iterator.next() {
                 sink.consume(event)
-                progress.advance(openSessions: sink.openSessionCount)
+                count += 1
+                progress.update { "exporting: \(count) events read, \(sink.openSessionCount) sessions open" }
             }
         } catch {
             progress.clear()
@@ -96,28 +98,5 @@ struct ExportCommand: ParsableCommand {
         sink.finish()
         progress.clear()
         return GapWarnings.report(iterator.gaps, command: "navlog export")
-    }
-}
-
-/// A one-line event counter on stderr, redrawn every few thousand events; only on a terminal.
-struct ExportProgress {
-    let isShown: Bool
-    private var count = 0
-    private var hasDrawn = false
-
-    init(isShown: Bool) {
-        self.isShown = isShown
-    }
-
-    mutating func advance(openSessions: Int) {
-        count += 1
-        guard isShown, count % 4096 == 0 else { return }
-        Output.standardError("\r\u{1B}[Kexporting: \(count) events, \(openSessions) sessions open")
-        hasDrawn = true
-    }
-
-    mutating func clear() {
-        if hasDrawn { Output.standardError("\r\u{1B}[K") }
-        hasDrawn = false
     }
 }

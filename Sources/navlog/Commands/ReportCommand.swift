@@ -85,25 +85,22 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        let showsProgress = Output.isInteractive && files.count > 1
+        var progress = ProgressLine()
+        var count = 0
         // Files of one directory hold increasing seqs, so reading them one by one keeps each
         // session in order; and it lets progress name the file. They are read on a thread of
         // their own while the builder works on the page before.
         let pages = JournalPrefetcher(reader: reader, filter: filter)
-        var shownFile = -1
         do {
             try pages.forEach { page in
-                if showsProgress, page.fileIndex != shownFile {
-                    shownFile = page.fileIndex
-                    Output.standardError("\r\u{1B}[Kreading \(page.fileIndex + 1)/\(files.count) \(page.file)")
-                }
-                page.forEachEvent { builder.consume($0) }
+                page.forEachEvent { builder.consume($0); count += 1 }
+                progress.updateNow { "reading \(page.fileIndex + 1)/\(files.count) \(page.file): \(count) events read" }
             }
         } catch {
-            if showsProgress { Output.standardError("\r\u{1B}[K") }
+            progress.clear()
             throw CommandFailure("\(error)")
         }
-        if showsProgress { Output.standardError("\r\u{1B}[K") }
+        progress.clear()
         let report = builder.finish()
         var text = report.rendered(as: format, width: width)
         if !text.hasSuffix("\n") { text += "\n" }

@@ -1,0 +1,71 @@
+import Foundation
+import XCTest
+
+/// Progress on stderr: drawn when stderr is a terminal (the binary runs under script(1), which
+/// gives it a pseudo-terminal), with or without `NO_COLOR`; never when stderr is a pipe or a
+/// file, nor with `TERM=dumb`. `NAVLOG_PROGRESS_INTERVAL_MS=0` draws at every check, so a short
+/// run shows it.
+final class ProgressTests: XCTestCase {
+    private var journal: String!
+
+    override func setUpWithError() throws {
+        let directory = try CLI.makeTemporaryDirectory(self)
+        journal = directory.appendingPathComponent("journal").path
+        let explore = try CLI.run(["explore", "tabs", "--steps", "400", "--sessions", "2", "--journal", journal])
+        XCTAssertLessThanOrEqual(explore.status, 1, explore.stderr)
+    }
+
+    /// What the terminal showed while `navlog arguments` ran with stdout to /dev/null.
+    private func terminalOutput(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let navlog = CLI.productsDirectory.appendingPathComponent("navlog").path
+        let command = ([navlog] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["script", "-qec", command, "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env["NAVLOG_PROGRESS_INTERVAL_MS"] = "0"
+        env["TERM"] = "xterm"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        // explore exits 1 when its walk finds a dead end or a leak.
+        XCTAssertLessThanOrEqual(process.terminationStatus, 1, String(decoding: data, as: UTF8.self))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func testExportShowsProgressOnATerminalEvenWithNoColor() throws {
+        let shown = try terminalOutput(["export", journal, "--format", "otlp-json"], environment: ["NO_COLOR": "1"])
+        XCTAssertTrue(shown.contains("exporting: "), shown)
+        XCTAssertTrue(shown.contains(" events read"), shown)
+        XCTAssertTrue(shown.hasSuffix("\r\u{1B}[K"), "the line is erased at the end: \(shown.debugDescription)")
+    }
+
+    func testReportShowsProgressOnATerminal() throws {
+        let shown = try terminalOutput(["report", journal, "--output", "json"])
+        XCTAssertTrue(shown.contains("events read"), shown)
+    }
+
+    func testExploreShowsSessionsWalkedOnATerminal() throws {
+        let other = try CLI.makeTemporaryDirectory(self).appendingPathComponent("journal").path
+        let shown = try terminalOutput(["explore", "tabs", "--steps", "20", "--sessions", "3", "--journal", other])
+        XCTAssertTrue(shown.contains("sessions walked"), shown)
+    }
+
+    func testNoProgressWithADumbTerminal() throws {
+        let shown = try terminalOutput(["export", journal, "--format", "otlp-json"], environment: ["TERM": "dumb"])
+        XCTAssertFalse(shown.contains("exporting"), shown)
+    }
+
+    func testNoProgressWhenStderrIsNotATerminal() throws {
+        for arguments in [["export", journal, "--format", "otlp-json"], ["report", journal, "--output", "json"]] {
+            let result = try CLI.run(arguments, environment: ["NAVLOG_PROGRESS_INTERVAL_MS": "0"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stderr, "", "\(arguments[0]) wrote to a stderr that is not a terminal")
+        }
+    }
+}
