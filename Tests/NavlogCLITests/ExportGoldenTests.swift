@@ -58,7 +58,7 @@ final class ExportGoldenTests: XCTestCase {
     static func firstDifference(expected: String, actual: String) -> String {
         let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let first = zip(expectedLines, actualLines).firstIndex { $0 != $1 } ?? min(expectedLines.count, actualLines.count)
+        let first = Array(zip(expectedLines, actualLines)).firstIndex { $0.0 != $0.1 } ?? min(expectedLines.count, actualLines.count)
         let window = max(0, first - 2)..<(first + 3)
         return "at line \(first + 1):\n" + lineDiff(
             expected: Array(expectedLines[window.clamped(to: expectedLines.indices)]),

@@ -62,6 +62,7 @@ final class ProgressTests: XCTestCase {
     }
 
     func testNoProgressWhenStderrIsNotATerminal() throws {
+        let journal: String = journal
         for arguments in [["export", journal, "--format", "otlp-json"], ["report", journal, "--output", "json"]] {
             let result = try CLI.run(arguments, environment: ["NAVLOG_PROGRESS_INTERVAL_MS": "0"])
             XCTAssertEqual(result.status, 0, result.stderr)
