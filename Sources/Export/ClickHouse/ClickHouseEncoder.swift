@@ -42,13 +42,14 @@ public struct ClickHouseEncoder: Sendable {
     /// `navlog_visits` rows when it is `session.end`.
     public mutating func consume(_ event: Event) -> Rows {
         let key = SessionKey(run: event.run, session: event.session)
-        var state = sessions[key] ?? SessionState()
+        // Taken out while it changes, so its visits are not copied at each event (see
+        // OTLPTraceEncoder.consume).
+        var state = sessions.removeValue(forKey: key) ?? SessionState()
         if event.kind == .sessionStart { state.app = event.payload["app"]?.stringValue ?? "" }
         state.visits.consume(event)
         var rows = Rows(events: [ClickHouseEncoder.eventRow(event, app: state.app)])
         if event.kind == .sessionEnd {
             rows.visits = ClickHouseEncoder.visitRows(key: key, state: &state)
-            sessions[key] = nil
         } else {
             sessions[key] = state
         }
