@@ -9,7 +9,7 @@ import Navigation
 //
 //   and navlog report over a large journal against the sqlite3 CLI over baseline A's rows,
 //   and the daemon (`navlogd` in process) against a minimal libmicrohttpd handler, with the
-//   same keep-alive loopback clients.
+//   same keep-alive loopback clients, and the memory of a live screen against plain objects.
 //
 // Usage: navlog-bench --help.
 // The last line of output is one JSON object with every figure.
@@ -21,6 +21,7 @@ var exportSteps = 150_000
 var clientCount = 8
 var daemonSeconds = 3.0
 var idleSessionCount = 2000
+var liveScreenCount = 10_000
 var keptDirectory: String?
 let usage = """
     usage: navlog-bench [options]
@@ -33,6 +34,11 @@ let usage = """
       --daemon-seconds S  how long the daemon and the ceiling are each loaded, in 10 alternating turns
                           (default 3, at least 1)
       --idle-sessions N   sessions created to measure memory per idle session (default 2000)
+      --live-screens N    screens pushed and kept live in one session to measure memory per live
+                          screen (default 10000)
+      --live-screens-child navlog|plain N
+                          (used by the benchmark itself) measure one side of the live-screen part
+                          in this process and print the resident bytes it added
       --keep DIR          work in DIR and leave the journals and rows there; DIR must be new,
                           empty or a directory an earlier --keep made
       -h, --help          this text
@@ -67,6 +73,11 @@ while let argument = arguments.popFirst() {
     case "--clients": clientCount = count(argument, minimum: 1)
     case "--daemon-seconds": daemonSeconds = value(of: argument, { Double($0).flatMap { $0 >= 1 ? $0 : nil } }, "a number of seconds of at least 1")
     case "--idle-sessions": idleSessionCount = count(argument, minimum: 1)
+    case "--live-screens": liveScreenCount = count(argument, minimum: 100)
+    case "--live-screens-child":
+        let side = value(of: argument, { LiveScreenBenchmark.Side(rawValue: $0) }, "navlog or plain")
+        print(try LiveScreenBenchmark.measureInChild(side, screens: count(argument, minimum: 1)))
+        exit(0)
     case "--keep": keptDirectory = value(of: argument, { $0.isEmpty ? nil : $0 }, "a directory")
     case "-h", "--help":
         print(usage, terminator: "")
@@ -156,6 +167,10 @@ let approaches = Baselines.comparePayloadCompression(Array(events.prefix(100_000
 
 let daemon = try await DaemonBenchmark.run(directory: root, clients: clientCount, seconds: daemonSeconds, idleSessions: idleSessionCount)
 
+// MARK: - Live screens
+
+let liveScreens = try LiveScreenBenchmark.run(screens: liveScreenCount, directory: root)
+
 // MARK: - Report
 
 func format(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
@@ -180,6 +195,10 @@ line("cpu per request (whole process: clients, server, journal): daemon \(format
     + "ceiling \(format(daemon.ceilingCPUMicrosecondsPerRequest)) µs; without the clients' threads: "
     + "daemon \(format(daemon.serverCPUMicrosecondsPerAction)) µs, ceiling \(format(daemon.ceilingServerCPUMicrosecondsPerRequest)) µs")
 line("memory per idle session: \(format(daemon.memoryPerSessionKB)) KiB (resident, over \(idleSessionCount) master-detail sessions)")
+let liveScreenRatio = liveScreens.navlogKiBPerThousand / max(liveScreens.plainKiBPerThousand, 1)
+line("memory per live screen: \(format(liveScreens.navlogKiBPerThousand, 0)) KiB per 1,000 screens pushed and kept live in one articles session "
+    + "(resident, over \(liveScreens.screens), median of \(LiveScreenBenchmark.rounds) fresh processes); plain objects with the same view models \(format(liveScreens.plainKiBPerThousand, 0)) KiB; "
+    + "navlog / plain = \(format(liveScreenRatio, 2))")
 
 // MARK: - Report over a large journal
 
@@ -253,5 +272,8 @@ let summary: JSONValue = [
     "daemon_server_cpu_us_per_action": .double(daemon.serverCPUMicrosecondsPerAction),
     "http_ceiling_server_cpu_us_per_request": .double(daemon.ceilingServerCPUMicrosecondsPerRequest),
     "memory_per_session_kb": .double(daemon.memoryPerSessionKB),
+    "memory_per_1000_live_screens_kb": .double(liveScreens.navlogKiBPerThousand),
+    "plain_memory_per_1000_live_screens_kb": .double(liveScreens.plainKiBPerThousand),
+    "live_screen_memory_ratio_vs_plain": .double(liveScreenRatio),
 ]
 line(JSONValue.object(summary.objectValue!.merging(summaryExtras) { $1 }).serialized())

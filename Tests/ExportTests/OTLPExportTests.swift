@@ -221,6 +221,35 @@ final class OTLPExportTests: XCTestCase {
         XCTAssertGreaterThan(censored, 0)
     }
 
+    func testASpanKeepsItsFirst128EventsAndCountsTheRest() throws {
+        // A screen shown for a whole long session: its presenter changes its view model 300
+        // times while its span is open. The span keeps 128 events (OpenTelemetry's default
+        // limit), so an open span's memory stays bounded, and says how many it dropped.
+        var events: [Event] = []
+        func add(_ kind: EventKind, _ subject: String, screen: String? = nil, payload: JSONValue = [:]) {
+            let number = Int64(events.count + 1)
+            events.append(Event(wallNanoseconds: 1_800_000_000_000_000_000 + number * 1_000_000, monotonicNanoseconds: UInt64(number) * 1_000_000,
+                                session: "s-1", sessionSeq: UInt64(number), kind: kind, subject: subject, screen: screen, payload: payload))
+        }
+        add(.sessionStart, "Session#1", payload: ["app": "demo"])
+        add(.coordinatorStart, "AppCoordinator#1")
+        add(.screenPush, "AppCoordinator#1", screen: "Home#1", payload: ["stack": "Stack#1", "depth": 1])
+        for index in 1...300 {
+            add(.viewModelChange, "HomePresenter#1", screen: "Home#1",
+                payload: ["viewmodel": "HomeViewModel", "changed": ["count"], "snapshot": ["count": .int(Int64(index))]])
+        }
+        add(.sessionEnd, "Session#1")
+        let journal = try ExportTestSupport.writeJournal(events, test: self)
+        let text = try ExportTestSupport.export(["export", journal, "--format", "otlp-json"])
+        let home = try XCTUnwrap(try spans(of: text).map(\.span).first { $0["name"]?.stringValue == "Home" })
+        let kept = home["events"]?.arrayValue ?? []
+        XCTAssertEqual(kept.count, OTLPSpan.maximumEventCount)
+        XCTAssertEqual(home["droppedEventsCount"], 172)
+        XCTAssertEqual(kept.last?["attributes"]?.arrayValue?.first { $0["key"] == "navlog.session_seq" }?["value"]?["intValue"], "131",
+                       "the first 128 changes are kept, from session_seq 4")
+        XCTAssertEqual(try validate("traces", text), try spans(of: text).count)
+    }
+
     func testTheEncoderHandsOutSpansAsCoordinatorsGoAwayAndForgetsEndedSessions() throws {
         // Two sessions, interleaved event by event, as a live daemon would see them.
         let first = try LeakFixture.events(session: "s-1")

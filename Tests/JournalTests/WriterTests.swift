@@ -40,6 +40,45 @@ final class WriterTests: XCTestCase {
         XCTAssertEqual(writer.metrics.eventsDropped, 0)
     }
 
+    func testSessionsAndNamesTheWriterNoLongerCachesKeepTheirRowsInTheFile() throws {
+        // The writer forgets a session at its session.end and empties its caches of names past
+        // a limit; what comes back is found in the file, not added twice, and reads back the same.
+        let directory = makeTemporaryDirectory(self)
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory))
+        var events: [Event] = []
+        var sessionSeqs: [String: UInt64] = [:]
+        func add(_ session: String, _ kind: EventKind, subject: String, screen: String? = nil) {
+            sessionSeqs[session, default: 0] += 1
+            let index = Int64(events.count)
+            let event = Event(wallNanoseconds: 1_800_000_000_000_000_000 + index * 1000, monotonicNanoseconds: UInt64(index) * 1000,
+                              session: session, sessionSeq: sessionSeqs[session]!, kind: kind, subject: subject, screen: screen)
+            events.append(event)
+            writer.record(event)
+        }
+        add("s-1", .sessionStart, subject: "Session#1")
+        add("s-1", .screenPush, subject: "App#1", screen: "Home#1")
+        add("s-1", .sessionEnd, subject: "Session#1")
+        try writer.flush()
+        add("s-1", .error, subject: "App#1", screen: "Home#1")  // after its end, in a later commit
+        let names = JournalFileWriter.cacheLimit + 500
+        for number in 1...names {
+            add("s-2", .presenterInit, subject: "Presenter#\(number)", screen: "Screen#\(number % 3)")
+            if number % 4096 == 0 { try writer.flush() }
+        }
+        add("s-2", .presenterDeinit, subject: "Presenter#1")  // forgotten by the cache, still in the file
+        add("s-1", .error, subject: "App#1")
+        try writer.close()
+
+        assertEventsEqual(try JournalReader(paths: [directory]).allEvents(), numbered(events, run: writer.runID))
+        XCTAssertTrue(JournalVerifier.verify(paths: [directory]).isHealthy)
+        let files = JournalReader(paths: [directory]).files()
+        XCTAssertEqual(files.count, 1)
+        let database = try SQLiteDatabase(path: files[0], readOnly: true)
+        XCTAssertEqual(try database.rows("SELECT name FROM session ORDER BY id").map { $0[0].text }, ["s-1", "s-2"])
+        XCTAssertEqual(try database.scalar("SELECT count(*) FROM string")?.integer, Int64(names + 6),
+                       "Presenter#1…\(names), Screen#0…2, Session#1, App#1 and Home#1, each once")
+    }
+
     func testNewWriterContinuesSeqAndSetsAsideAnUncleanFile() throws {
         // A file whose writer died: a copy of a live file and its WAL, without the closing marker.
         let directory = makeTemporaryDirectory(self)

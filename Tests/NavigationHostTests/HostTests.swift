@@ -190,6 +190,36 @@ final class ExplorerTests: XCTestCase {
         XCTAssertGreaterThan(first.screensVisited["Detail", default: 0], 0)
     }
 
+    func testBackBiasZeroPicksUniformlyAsWalksBeforeTheBiasDid() {
+        // `navlog explore --back-bias 0` must walk as explorers did before the bias: the same
+        // draws, one per step, so the same seed gives the same journal.
+        let moves: [Explorer.Move] = [.command(.action(element: "open", value: nil)), .command(.back), .waitForWork]
+        let explorer = Explorer(configuration: .init(seed: 1, steps: 1, backBias: 0))
+        var generator = SeededGenerator(seed: 9)
+        var uniform = SeededGenerator(seed: 9)
+        for _ in 0..<200 {
+            XCTAssertEqual(explorer.pick(from: moves, generator: &generator), moves[uniform.below(moves.count)])
+        }
+    }
+
+    func testBackBiasGoesBackThatMuchMoreOftenWhereItCan() {
+        let open = Explorer.Move.command(.action(element: "open", value: nil))
+        let moves: [Explorer.Move] = [open, .command(.dismiss), .command(.back)]
+        var generator = SeededGenerator(seed: 3)
+        let explorer = Explorer(configuration: .init(seed: 1, steps: 1, backBias: 0.33))
+        var counts: [String: Int] = [:]
+        for _ in 0..<20_000 { counts[explorer.pick(from: moves, generator: &generator).description, default: 0] += 1 }
+        // Back: 0.33 first, then a third of the rest; the others share what is left.
+        XCTAssertEqual(Double(counts["back"] ?? 0) / 20_000, 0.33 + 0.67 / 3, accuracy: 0.015)
+        XCTAssertEqual(Double(counts["dismiss"] ?? 0) / 20_000, 0.67 / 3, accuracy: 0.015)
+
+        let always = Explorer(configuration: .init(seed: 1, steps: 1, backBias: 1))
+        XCTAssertEqual(always.pick(from: moves, generator: &generator), .command(.back))
+        XCTAssertEqual(always.pick(from: [open, .command(.dismiss)], generator: &generator), .command(.dismiss), "swipe-dismiss when there is no back")
+        XCTAssertEqual(always.pick(from: [open], generator: &generator), open, "the uniform pick where it cannot go back")
+        XCTAssertEqual(Explorer.Configuration(seed: 1, steps: 1, backBias: 7).backBias, 1, "clamped to 0...1")
+    }
+
     func testFindsADeadEnd() throws {
         // In the broken variant, Detail is a full-screen modal with no button: no way out.
         var found: Explorer.Report?

@@ -58,4 +58,35 @@ final class LeakScanTests: XCTestCase {
         ])
         XCTAssertEqual(LeakDetector.leaks(in: stream), [])
     }
+    func testTheSinkFindsAsItGoesWhatTheDetectorFindsInTheKeptEvents() {
+        let first = events("s-1", [
+            (.sessionStart, "Session", nil, [:]),
+            (.coordinatorStart, "A#1", nil, [:]),
+            (.presenterInit, "P#1", nil, [:]),
+            (.screenPush, "A#1", "S#1", ["bound": ["P#1"]]),
+            (.screenPop, "A#1", "S#1", [:]),
+            (.viewModelChange, "P#1", "S#1", [:]),
+            (.action, "Session", nil, [:]),
+            (.sessionEnd, "Session", nil, [:]),
+        ])
+        let second = events("s-2", [
+            (.coordinatorStart, "B#1", nil, [:]),
+            (.coordinatorFinish, "B#1", nil, [:]),
+            (.presenterInit, "Q#1", nil, [:]),
+            (.screenPush, "B#1", "T#1", ["bound": ["Q#1"]]),
+            (.presenterDeinit, "Q#1", nil, [:]),
+        ])
+        // The sessions interleave, as they do in a journal.
+        var interleaved: [Event] = []
+        for index in 0..<max(first.count, second.count) {
+            if index < second.count { interleaved.append(second[index]) }
+            if index < first.count { interleaved.append(first[index]) }
+        }
+        let sink = LeakScanSink()
+        interleaved.forEach(sink.record)
+        let expected = LeakDetector.leaks(in: interleaved)
+        XCTAssertEqual(expected.map(\.kind), [.finishedButAlive, .outlivedScreens, .presenterOutlivedScreen, .changeAfterDismiss])
+        XCTAssertEqual(sink.leaks, expected)
+        XCTAssertEqual(sink.leaks, expected, "asking again judges the same events the same way")
+    }
 }

@@ -115,6 +115,42 @@ final class ShowAndExploreTests: XCTestCase {
         XCTAssertGreaterThan(first.count, 100)
     }
 
+    func testExploreHelpAndBackBiasArePinned() throws {
+        let help = try CLI.run(["explore", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertEqual(help.stdout, """
+            OVERVIEW: Walk an app at random from a seed, record it, and report what broke.
+
+            Each session walks K steps over the actions available on screen (elements, back, swipe-dismiss, tabs, waiting for pending work); session i uses seed N+i, so the same seed gives the same events. Where a step can go back, it does with probability P (--back-bias) before picking uniformly among all moves, so walks come back up as people's do; --back-bias 0 walks as navlog did before 0.33 became the default, drifting ever deeper in apps whose screens lead to more screens. Reports actions that threw, dead ends and leaks; any of these exits 1.
+
+            USAGE: navlog explore [options] APP
+
+            ARGUMENTS:
+              APP                       The app to explore (see 'navlog apps').
+
+            OPTIONS:
+              --seed N                  The seed of the first session. (default: 1)
+              --steps K                 Steps per session. (default: 100)
+              --sessions S              How many sessions to walk, in parallel. (default: 1)
+              --back-bias P             The chance, from 0 to 1, that a step goes back where it can. (default: 0.33)
+              -p, --param KEY=VALUE     An app parameter. (repeatable)
+              -j, --journal DIR         The journal directory to record into; created when missing.
+              --label KEY=VALUE         A label of this run, such as scenario=checkout or git_sha=abc123. (repeatable)
+              --redact RULE             Protect a private value: ViewModelType.field (or *.field) or action.value:ELEMENT (or action.value:*). (repeatable)
+              --redact-mode MODE        What becomes of private values: hash (hmac:…, keyed per journal) or remove. (default: hash)
+              --privacy-key FILE        The key file for hashes, shared by journals to compare; default: in the journal directory.
+              -h, --help                Show help information.
+
+            """)
+        let bad = try CLI.run(["explore", "articles", "--back-bias", "1.5", "--journal", try CLI.makeTemporaryDirectory(self).path])
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertEqual(bad.stderr, """
+            navlog explore: option '--back-bias' must be a number from 0 to 1, not '1.5'
+            See 'navlog explore --help'.
+
+            """)
+    }
+
     func testHelpTextIsPinned() throws {
         let help = try CLI.run(["run", "--help"])
         XCTAssertEqual(help.status, 0)

@@ -29,8 +29,26 @@ public struct OTLPSpan: Sendable, Equatable {
     public var startNanoseconds: Int64
     public var endNanoseconds: Int64
     public var attributes: [OTLPAttribute]
+    /// The span's first ``maximumEventCount`` events.
     public var events: [OTLPSpanEvent]
+    /// The events recorded on the span after its first ``maximumEventCount`` (OTLP's
+    /// `droppedEventsCount`).
+    public var droppedEventCount = 0
     public var status: OTLPStatus
+
+    /// How many events a span keeps, OpenTelemetry's default span limit: a screen shown for a
+    /// whole long session records an event at each change of its view model, and its span,
+    /// open all the while, would otherwise keep every one (in the daemon's push too).
+    public static let maximumEventCount = 128
+
+    /// Adds `event`, or counts it as dropped once the span holds ``maximumEventCount``.
+    public mutating func add(_ event: OTLPSpanEvent) {
+        if events.count < Self.maximumEventCount {
+            events.append(event)
+        } else {
+            droppedEventCount += 1
+        }
+    }
 
     /// Returns the OTLP/JSON `Span`: hex ids, lowerCamelCase keys, int64 times as strings,
     /// `kind` 1 (`SPAN_KIND_INTERNAL`).
@@ -47,6 +65,7 @@ public struct OTLPSpan: Sendable, Equatable {
             "status": status.jsonObject(),
         ]
         if let parentSpanID { members["parentSpanId"] = .string(parentSpanID) }
+        if droppedEventCount > 0 { members["droppedEventsCount"] = .int(Int64(droppedEventCount)) }
         return .object(members)
     }
 

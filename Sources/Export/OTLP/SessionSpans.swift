@@ -2,9 +2,10 @@ import Navigation
 
 /// One session's open spans while ``OTLPTraceEncoder`` reads it; dropped when the session ends.
 ///
-/// It holds the open coordinators and screens, the span events recorded on them so far, a few
-/// maps that find the coordinator behind a screen, and the session's visits (for load times),
-/// so it is as big as the session's live tree and visits, never as big as the journal.
+/// It holds the open coordinators and screens, the span events recorded on them so far (at
+/// most ``OTLPSpan/maximumEventCount`` each), a few maps that find the coordinator behind a
+/// screen, and the session's visits (for load times), so it is as big as the session's live
+/// tree and visits, never as big as the journal.
 struct SessionSpans {
     /// A span not yet finished.
     struct OpenSpan {
@@ -103,7 +104,7 @@ struct SessionSpans {
             let removed = event.payload["removed"]?.arrayValue?.compactMap(\.stringValue)
             finished += closeScreens(removed ?? event.screen.map { [$0] } ?? [], at: event.wallNanoseconds)
         case .sessionEnd:
-            root.span.events.append(OTLPSpanEvent(event))
+            root.span.add(OTLPSpanEvent(event))
         default:
             addEvent(event, preferring: coordinatorActing(for: event))
         }
@@ -235,11 +236,11 @@ struct SessionSpans {
     private mutating func addEvent(_ event: Event, preferring coordinator: String?) {
         let spanEvent = OTLPSpanEvent(event)
         if !event.kind.isNavigation, let screen = event.screen, screens[screen] != nil {
-            screens[screen]!.span.events.append(spanEvent)
+            screens[screen]!.span.add(spanEvent)
         } else if let coordinator, coordinators[coordinator] != nil {
-            coordinators[coordinator]!.span.events.append(spanEvent)
+            coordinators[coordinator]!.span.add(spanEvent)
         } else {
-            root.span.events.append(spanEvent)
+            root.span.add(spanEvent)
         }
     }
 

@@ -75,6 +75,10 @@ final class SQLiteDatabase {
     /// The rowid of the last insert.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// The rows the last `INSERT`, `UPDATE` or `DELETE` changed; 0 when `INSERT OR IGNORE`
+    /// found its row already there. See <https://www.sqlite.org/c3ref/changes.html>.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// Whether no transaction is open.
     var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 

@@ -13,9 +13,18 @@ final class JournalFileWriter {
     private let insertString: SQLiteStatement
     private let insertSession: SQLiteStatement
     private let insertKind: SQLiteStatement
+    private let findString: SQLiteStatement
+    private let findSession: SQLiteStatement
     private var kinds: [String: Int64] = [:]
+    /// Ids of strings and sessions written to this file: caches of the `string` and `session`
+    /// tables, which stay the truth. They once kept every name the file held, so a daemon's
+    /// memory grew with each session until the file rotated (about 80 bytes a session, 10 MB
+    /// per 64 MB file in a create / 10 actions / delete soak). Now a session leaves at its
+    /// `session.end`, both are emptied when they reach ``cacheLimit``, and a name not cached
+    /// is looked up (an indexed `SELECT`, the tables' UNIQUE constraints) before it is added.
     private var strings: [String: Int64] = [:]
     private var sessions: [String: Int64] = [:]
+    static let cacheLimit = 1 << 14
     private(set) var eventCount: UInt64 = 0
     private(set) var lastSeq: UInt64 = 0
     /// The last transaction failed for want of space (``reclaimingSpace(_:)``).
@@ -59,8 +68,10 @@ final class JournalFileWriter {
                 INSERT INTO block(first_seq, last_seq, event_count, min_time_ns, max_time_ns, raw_bytes, crc32, data)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            insertString = try database.prepare("INSERT INTO string(value) VALUES (?)")
-            insertSession = try database.prepare("INSERT INTO session(name, run, first_seq) VALUES (?, ?, ?)")
+            insertString = try database.prepare("INSERT OR IGNORE INTO string(value) VALUES (?)")
+            insertSession = try database.prepare("INSERT OR IGNORE INTO session(name, run, first_seq) VALUES (?, ?, ?)")
+            findString = try database.prepare("SELECT id FROM string WHERE value = ?")
+            findSession = try database.prepare("SELECT id FROM session WHERE run = ? AND name = ?")
         } catch {
             throw JournalError.wrapping(error, path: path)
         }
@@ -91,9 +102,8 @@ final class JournalFileWriter {
     /// the caches) on failure.
     private func writeTransaction(_ events: [JournalWriter.QueuedEvent]) throws -> BatchResult {
         let database = file.database
-        var newStrings: [String] = []
-        var newSessions: [String] = []
         var newKinds: [String] = []
+        var endedSessions: [String] = []
         var result = BatchResult()
         do {
             try database.execute("BEGIN")
@@ -107,16 +117,17 @@ final class JournalFileWriter {
                 try events.withUnsafeBufferPointer { queued in
                     for position in start..<end {
                         let event = UnsafePointer(queued.baseAddress! + position)
+                        if event.pointee.event.kind == .sessionEnd { endedSessions.append(event.pointee.event.session) }
                         stored.append(StoredEvent(
                             seq: event.pointee.event.seq, wallNanoseconds: event.pointee.event.wallNanoseconds,
                             monotonicNanoseconds: event.pointee.event.monotonicNanoseconds,
-                            session: try session(event.pointee.event.session, firstSeq: event.pointee.event.seq, new: &newSessions),
+                            session: try session(event.pointee.event.session, firstSeq: event.pointee.event.seq),
                             kind: try kind(event.pointee.event.kind.rawValue, new: &newKinds),
                             sessionSeq: event.pointee.event.sessionSeq,
-                            subject: try string(event.pointee.event.subject, new: &newStrings),
-                            screen: try event.pointee.event.screen.map { try string($0, new: &newStrings) } ?? 0,
+                            subject: try string(event.pointee.event.subject),
+                            screen: try event.pointee.event.screen.map { try string($0) } ?? 0,
                             cause: event.pointee.event.cause,
-                            parent: try event.pointee.event.parent.map { try string($0, new: &newStrings) } ?? 0,
+                            parent: try event.pointee.event.parent.map { try string($0) } ?? 0,
                             payload: event.pointee.event.payload,
                             encodedPayload: event.pointee.encodedPayload))
                     }
@@ -150,21 +161,36 @@ final class JournalFileWriter {
             try database.execute("COMMIT")
         } catch {
             if !database.isAutocommit { try? database.execute("ROLLBACK") }
-            for value in newStrings { strings[value] = nil }
-            for name in newSessions { sessions[name] = nil }
+            // The rows this batch added are gone: the caches forget everything (what is still
+            // in the file is found again), the kinds what the batch added.
+            strings.removeAll()
+            sessions.removeAll()
             for name in newKinds { kinds[name] = nil }
             throw JournalError.wrapping(error, path: path)
         }
+        // An ended session records nothing more (were it to, its row is found again).
+        for name in endedSessions { sessions[name] = nil }
         return result
     }
 
-    private func string(_ value: String, new: inout [String]) throws -> Int64 {
+    private func string(_ value: String) throws -> Int64 {
         if let id = strings[value] { return id }
         try insertString.bind([.text(value)])
         try insertString.run()
-        let id = file.database.lastInsertRowID
+        let id = file.database.changes > 0 ? file.database.lastInsertRowID : try existingID(findString, [.text(value)], of: "string \(value)")
+        if strings.count >= Self.cacheLimit { strings.removeAll() }
         strings[value] = id
-        new.append(value)
+        return id
+    }
+
+    /// The id `statement` finds with `bindings`: a row this file holds but a cache forgot.
+    private func existingID(_ statement: SQLiteStatement, _ bindings: [SQLiteValue], of what: String) throws -> Int64 {
+        try statement.bind(bindings)
+        guard try statement.step() else {
+            throw JournalError.notAJournal(path: path, reason: "\(what) was neither added nor found")
+        }
+        let id = statement.int64(at: 0)
+        statement.reset()
         return id
     }
 
@@ -215,13 +241,14 @@ final class JournalFileWriter {
     /// The `kinds` bit of kind id `id`: bit `id`, or bit 63 for ids 63 and up.
     static func kindBit(_ id: Int64) -> UInt64 { 1 << UInt64(min(max(id, 0), 63)) }
 
-    private func session(_ name: String, firstSeq: UInt64, new: inout [String]) throws -> Int64 {
+    private func session(_ name: String, firstSeq: UInt64) throws -> Int64 {
         if let id = sessions[name] { return id }
         try insertSession.bind([.text(name), .integer(runRow), .integer(Int64(firstSeq))])
         try insertSession.run()
-        let id = file.database.lastInsertRowID
+        let id = file.database.changes > 0
+            ? file.database.lastInsertRowID : try existingID(findSession, [.integer(runRow), .text(name)], of: "session \(name)")
+        if sessions.count >= Self.cacheLimit { sessions.removeAll() }
         sessions[name] = id
-        new.append(name)
         return id
     }
 
@@ -265,6 +292,13 @@ final class JournalFileWriter {
                 try meta.run()
             }
             try database.execute("COMMIT")
+            insertEvent.close()
+            insertBlock.close()
+            insertString.close()
+            insertSession.close()
+            findString.close()
+            findSession.close()
+            insertKind.close()
             meta.close()
         } catch {
             if !database.isAutocommit { try? database.execute("ROLLBACK") }

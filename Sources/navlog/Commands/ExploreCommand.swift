@@ -11,14 +11,19 @@ struct ExploreCommand: ParsableCommand {
         discussion: """
             Each session walks K steps over the actions available on screen (elements, back, \
             swipe-dismiss, tabs, waiting for pending work); session i uses seed N+i, so the same \
-            seed gives the same events. Reports actions that threw, dead ends and leaks; any of \
-            these exits 1.
+            seed gives the same events. Where a step can go back, it does with probability P \
+            (--back-bias) before picking uniformly among all moves, so walks come back up as \
+            people's do; --back-bias 0 walks as navlog did before 0.33 became the default, \
+            drifting ever deeper in apps whose screens lead to more screens. Reports actions \
+            that threw, dead ends and leaks; any of these exits 1.
             """,
         arguments: [ArgumentSpec(name: "APP", help: "The app to explore (see 'navlog apps').")],
         options: [
             .value("seed", "N", help: "The seed of the first session.", default: "1"),
             .value("steps", "K", help: "Steps per session.", default: "100"),
             .value("sessions", "S", help: "How many sessions to walk, in parallel.", default: "1"),
+            .value("back-bias", "P", help: "The chance, from 0 to 1, that a step goes back where it can.",
+                   default: String(Explorer.Configuration.defaultBackBias)),
             .value("param", short: "p", "KEY=VALUE", help: "An app parameter.", repeatable: true),
         ] + JournalOptions.specs
     )
@@ -27,6 +32,7 @@ struct ExploreCommand: ParsableCommand {
     let seed: UInt64
     let steps: Int
     let sessions: Int
+    let backBias: Double
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
@@ -38,6 +44,11 @@ struct ExploreCommand: ParsableCommand {
         self.seed = seed
         steps = try arguments.integer("steps", in: 1...1_000_000) ?? 100
         sessions = try arguments.integer("sessions", in: 1...100_000) ?? 1
+        let biasText = arguments.value("back-bias") ?? String(Explorer.Configuration.defaultBackBias)
+        guard let backBias = Double(biasText), backBias >= 0, backBias <= 1 else {
+            throw UsageError("option '--back-bias' must be a number from 0 to 1, not '\(biasText)'")
+        }
+        self.backBias = backBias
         _ = try arguments.require("journal")
         _ = try JournalOptions.privacyPolicy(arguments)
     }
@@ -54,7 +65,7 @@ struct ExploreCommand: ParsableCommand {
             throw UsageError("\(error)")
         }
         let writer = try JournalOptions.makeWriter(arguments, extraLabels: ["app": app.name, "explore_seed": String(seed)])
-        let configuration = Explorer.Configuration(seed: seed, steps: steps)
+        let configuration = Explorer.Configuration(seed: seed, steps: steps, backBias: backBias)
         let reports = try await withThrowingTaskGroup(of: (Int, Explorer.Report).self) { group in
             let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
             var next = 0
