@@ -5,8 +5,9 @@ Starts the given navlogd on a free loopback port with its journal in a temporary
 then drives it from a few client threads, each repeating: create a master-detail session,
 post 10 actions, delete the session. Samples the daemon's resident memory and open file
 descriptors (/proc/PID/status, /proc/PID/fd) before the load, every minute and at the end,
-counts requests and journal events, stops the daemon with SIGTERM, verifies the journal and
-prints the figures. The last line is one JSON object with every figure.
+counts requests and journal events (and the events queued for the journal writer), stops the
+daemon with SIGTERM, verifies the journal and prints the figures. The last line is one JSON
+object with every figure.
 """
 
 import argparse
@@ -106,6 +107,30 @@ def client(port, stop, counters):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
 
+class QueueWatch:
+    """The most events waiting for the journal writer, read from /metrics every second."""
+
+    def __init__(self, port, stop):
+        self.lock = threading.Lock()
+        self.most = 0
+        threading.Thread(target=self.watch, args=(port, stop), daemon=True).start()
+
+    def watch(self, port, stop):
+        while not stop.wait(1.0):
+            try:
+                depth = int(metric(port, "navlog_journal_queue_depth") or 0)
+            except (OSError, http.client.HTTPException):
+                continue
+            with self.lock:
+                self.most = max(self.most, depth)
+
+    def take_max(self):
+        """The most seen since the last call."""
+        with self.lock:
+            most, self.most = self.most, 0
+        return most
+
+
 def metric(port, name):
     """One unlabelled sample of /metrics."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -153,16 +178,19 @@ def main():
         def sample(label, elapsed):
             figures = process_figures(daemon.pid)
             figures.update(label=label, elapsed_s=round(elapsed), requests=counters.requests, sessions=counters.sessions,
-                           events=int(metric(port, "navlog_journal_events_recorded_total") or 0))
+                           events=int(metric(port, "navlog_journal_events_recorded_total") or 0),
+                           queue=queue.take_max())
             samples.append(figures)
             print(f"soak: {label:>6} {figures['elapsed_s']:5d} s  RSS {figures['VmRSS'] / 1024:5.1f} MB "
                   f"(anonymous {figures['RssAnon'] / 1024:5.1f}, files {figures['RssFile'] / 1024:5.1f})  "
                   f"peak {figures['VmHWM'] / 1024:5.1f} MB  fds {figures['fds']:3d}  threads {figures['Threads']:3d}  "
-                  f"requests {figures['requests']:8d}  sessions {figures['sessions']:7d}  events {figures['events']:9d}",
+                  f"requests {figures['requests']:8d}  sessions {figures['sessions']:7d}  events {figures['events']:9d}  "
+                  f"queued at most {figures['queue']:5d}",
                   flush=True)
 
         counters = Counters()
         stop = threading.Event()
+        queue = QueueWatch(port, stop)
         sample("start", 0)
         started = time.monotonic()
         threads = [threading.Thread(target=client, args=(port, stop, counters), daemon=True) for _ in range(arguments.clients)]
@@ -218,7 +246,8 @@ def main():
             "rss_kb": {"start": start["VmRSS"], "middle": middle["VmRSS"], "end": end["VmRSS"],
                        "first_half_max": max(first_half), "second_half_max": max(second_half)},
             "fds": {"start": start["fds"], "middle": middle["fds"], "end": end["fds"]},
-            "samples": [{"elapsed_s": s["elapsed_s"], "rss_kb": s["VmRSS"], "anonymous_kb": s["RssAnon"], "fds": s["fds"]} for s in samples],
+            "samples": [{"elapsed_s": s["elapsed_s"], "rss_kb": s["VmRSS"], "anonymous_kb": s["RssAnon"], "peak_kb": s["VmHWM"],
+                         "fds": s["fds"], "queued_at_most": s["queue"]} for s in samples],
         }))
         return 0 if status == 0 and verify.returncode == 0 and not counters.failures else 1
     finally:

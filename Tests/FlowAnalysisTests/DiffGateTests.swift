@@ -86,6 +86,20 @@ final class DiffGateTests: XCTestCase {
         XCTAssertTrue(smell.isFailure)
     }
 
+    func testWalksWithAnotherBackBiasAreNotComparedEventByEvent() throws {
+        // navlog explore labels a biased walk with its bias: the same seed walks elsewhere, so
+        // its sessions are not the base's scenarios. --back-bias 0 is the walk of old journals.
+        func labels(_ bias: String) -> [String: String] { explored.merging(["explore_back_bias": bias]) { $1 } }
+        let base = side((1...3).map { session($0, run: "r-1") }, labels: explored)
+        let unbiased = side((1...3).map { session($0, run: "r-2", doublePush: $0 == 2) }, labels: labels("0"))
+        let biased = side((1...3).map { session($0, run: "r-3", doublePush: $0 == 2) }, labels: labels("0.33"))
+        XCTAssertEqual(Set(base.sequences.map(\.scenario)), ["explore demo seed 1"])
+        XCTAssertEqual(Set(unbiased.sequences.map(\.scenario)), ["explore demo seed 1"])
+        XCTAssertEqual(Set(biased.sequences.map(\.scenario)), ["explore demo seed 1 back-bias 0.33"])
+        XCTAssertEqual(FlowDiff(base: base, candidate: unbiased, settings: DiffSettings()).scenarios.map(\.status), [.same, .changed, .same])
+        XCTAssertEqual(Set(FlowDiff(base: base, candidate: biased, settings: DiffSettings()).scenarios.map(\.status)), [.onlyInBase, .onlyInCandidate])
+    }
+
     func testABaselineWithoutSessionCountsGatesAsBefore() throws {
         var base = side((1...10).map { session($0, run: "r-1") }, labels: explored)
         base.sessionsShowing = nil

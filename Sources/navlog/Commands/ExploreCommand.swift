@@ -64,7 +64,11 @@ struct ExploreCommand: ParsableCommand {
         } catch {
             throw UsageError("\(error)")
         }
-        let writer = try JournalOptions.makeWriter(arguments, extraLabels: ["app": app.name, "explore_seed": String(seed)])
+        // The bias names the walk along with the seed (navlog diff compares walks of the same
+        // seed and bias event by event); at 0 the walk is the old one, labelled as before.
+        var labels = ["app": app.name, "explore_seed": String(seed)]
+        if backBias > 0 { labels["explore_back_bias"] = String(backBias) }
+        let writer = try JournalOptions.makeWriter(arguments, extraLabels: labels)
         let configuration = Explorer.Configuration(seed: seed, steps: steps, backBias: backBias)
         let reports = try await withThrowingTaskGroup(of: (Int, Explorer.Report).self) { group in
             let width = max(1, ProcessInfo.processInfo.activeProcessorCount)

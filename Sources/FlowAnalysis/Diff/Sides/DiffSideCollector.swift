@@ -140,13 +140,19 @@ public struct DiffSideCollector {
     // MARK: - Sessions
 
     /// The scenario a session replays: the run's `scenario` label (or the `session.start`
-    /// attribute), else `explore APP seed N` for a seeded walk; `nil` for live sessions.
+    /// attribute), else `explore APP seed N` for a seeded walk, with `back-bias P` when the
+    /// walk went back with a bias (`explore_back_bias`; walks without it, from `--back-bias 0`
+    /// or an older navlog, are the same walks); `nil` for live sessions.
     private func scenario(of event: Event) -> (name: String?, isScripted: Bool) {
         let labels = runLabels[event.run] ?? [:]
         if let scenario = labels["scenario"] ?? (event.kind == .sessionStart ? event.payload["scenario"]?.stringValue : nil) {
             return (scenario, true)
         }
-        if let seed = labels["explore_seed"] { return ("explore \(labels["app"] ?? "?") seed \(seed)", false) }
+        if let seed = labels["explore_seed"] {
+            var walk = "explore \(labels["app"] ?? "?") seed \(seed)"
+            if let bias = labels["explore_back_bias"], (Double(bias) ?? 1) != 0 { walk += " back-bias \(bias)" }
+            return (walk, false)
+        }
         return (nil, false)
     }
 
