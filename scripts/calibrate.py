@@ -37,6 +37,9 @@ LATENCY_APPS = ["articles", "content-list"]
 LATENCY_INCREASE = 0.30
 # Bases set by the calibration plan; other latency parameters start from their default.
 LATENCY_BASES = {("articles", "latency_ms"): 100, ("content-list", "latency_ms"): 100}
+# The raw (uncorrected) level at which each gating test's p-values are counted on same-configuration
+# pairs: a calibrated test falls below it in about this share of its tests.
+RAW_LEVEL = 0.05
 # Each experiment of an app numbers its pairs from a block of its own (at least this long), so
 # that no two pairs of an app share a seed.
 PAIR_BLOCK = 1000
@@ -74,6 +77,8 @@ class PairResult:
     exit_code: int
     families: set
     structural_kinds: set
+    raw_tests: Counter = field(default_factory=Counter)  # gating family -> tests made
+    raw_below: Counter = field(default_factory=Counter)  # gating family -> raw p below RAW_LEVEL
 
 
 # MARK: - Running navlog
@@ -130,6 +135,20 @@ def failed_families(report):
     return families, kinds
 
 
+def raw_p_values(report):
+    """Per gating family (structural as `structural`), the tests made and those whose raw p-value is below RAW_LEVEL."""
+    tests, below = Counter(), Counter()
+    for metric in report.get("metrics", []):
+        if metric.get("gating") and metric.get("p_value") is not None:
+            tests[metric["family"]] += 1
+            below[metric["family"]] += metric["p_value"] < RAW_LEVEL
+    for finding in report.get("structural", []):
+        if finding.get("gating") and finding.get("p_value") is not None:
+            tests["structural"] += 1
+            below["structural"] += finding["p_value"] < RAW_LEVEL
+    return tests, below
+
+
 def seeds(number):
     """The seeds of pair `number`'s base and candidate: 50,000 apart, far more than --sessions."""
     return 100_000 * number + 1, 100_000 * number + 50_001
@@ -156,7 +175,8 @@ def run_pair(navlog, experiment, number, root, diff_arguments, keep):
         shutil.rmtree(base)
         shutil.rmtree(candidate)
     families, kinds = failed_families(report)
-    return PairResult(number, result.returncode, families, kinds)
+    tests, below = raw_p_values(report)
+    return PairResult(number, result.returncode, families, kinds, tests, below)
 
 
 # MARK: - Planning
@@ -272,6 +292,26 @@ def print_table(experiments):
         print("  ".join(cells + [row[-1]]).rstrip())
 
 
+def raw_rates(results):
+    """Per gating family: tests made over the pairs, and the share whose raw p-value is below RAW_LEVEL."""
+    tests = sum((result.raw_tests for result in results), Counter())
+    below = sum((result.raw_below for result in results), Counter())
+    return {family: {"tests": tests[family], "share_below": below[family] / tests[family]} for family in sorted(tests)}
+
+
+def print_raw_rates(experiments):
+    """The per-test check behind the false-alarm rate: each gating test alone, before Holm."""
+    print()
+    print(f"Per test, same configuration: share of raw p-values below {RAW_LEVEL} (a calibrated test: about {100 * RAW_LEVEL:.0f}%;"
+          " `load` of screens ready on appearance measures the machine's sub-millisecond jitter, which noise_floor_ms absorbs)")
+    for experiment in experiments:
+        if experiment.goal != "false_alarm" or experiment.skipped:
+            continue
+        rates = raw_rates(experiment.results)
+        cells = [f"{family} {percent(rate['share_below'])} of {rate['tests']}" for family, rate in rates.items()]
+        print(f"  {experiment.app}: " + (", ".join(cells) if cells else "no test made"))
+
+
 def summary(experiments, pairs):
     """The closing JSON: the three headline figures (worst app first), then each app's details."""
     worst = {"false_alarm": None, "latency": None, "injected": None}
@@ -294,6 +334,7 @@ def summary(experiments, pairs):
             "exit_1": sum(1 for result in pair_results if result.exit_code == 1),
             "families_failed": dict(sorted(families.items())),
             "structural_kinds_failed": dict(sorted(kinds.items())),
+            **({"raw_p_below_0_05": raw_rates(pair_results)} if experiment.goal == "false_alarm" else {}),
             "base_parameters": experiment.base_parameters,
             "candidate_parameters": experiment.candidate_parameters,
         }
@@ -344,7 +385,7 @@ def parse_arguments(argv):
                     "2 when something could not run, 64 for bad arguments; missed targets are reported, not failed.",
     )
     parser.add_argument("--navlog", default=".build/release/navlog", help="the navlog binary (scripts/calibrate builds it)")
-    parser.add_argument("--pairs", type=int, help="same-configuration pairs per app (default 40, or 4 with --quick); "
+    parser.add_argument("--pairs", type=int, help="same-configuration pairs per app (default 100, or 4 with --quick); "
                                                   "each regression gets half as many, rounded up")
     parser.add_argument("--apps", help="comma-separated apps to calibrate (default: every app navlog apps lists)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 same-configuration pairs and 2 per regression")
@@ -354,7 +395,7 @@ def parse_arguments(argv):
                         help="an extra argument for every navlog diff, such as --diff-arg=--ending=Master (repeatable)")
     arguments = parser.parse_args(argv)
     if arguments.pairs is None:
-        arguments.pairs = 4 if arguments.quick else 40
+        arguments.pairs = 4 if arguments.quick else 100
     if arguments.pairs < 1:
         raise UsageError(f"--pairs must be at least 1, not {arguments.pairs}")
     if arguments.jobs < 1:
@@ -407,6 +448,7 @@ def calibrate(arguments):
           f"{math.ceil(arguments.pairs / 2)} per regression")
     print()
     print_table(experiments)
+    print_raw_rates(experiments)
     print()
     print(json.dumps(summary(experiments, arguments.pairs), sort_keys=True))
 

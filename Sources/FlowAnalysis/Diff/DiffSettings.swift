@@ -5,8 +5,10 @@ import Navigation
 ///
 /// `Config/diff.json` is a documented example; `docs/DIFF.md` describes each key.
 public struct DiffSettings: Sendable, Equatable {
-    /// The family-wise significance level, after Holm correction.
-    public var alpha: Double = 0.05
+    /// The family-wise significance level, after Holm correction. 0.01 rather than the
+    /// textbook 0.05: a gate that CI runs on every change must fail a comparison of runs that
+    /// did not change far less often than one build in twenty (`docs/DIFF.md`, "Calibration").
+    public var alpha: Double = 0.01
     /// A significant change counts only when its relative size exceeds this (0.05 is 5%).
     public var noiseThreshold: Double = 0.05
     /// A change of a duration's median of at most this many milliseconds is within noise,

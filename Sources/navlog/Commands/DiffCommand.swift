@@ -24,7 +24,7 @@ struct DiffCommand: ParsableCommand {
             .value("base", "PATH", help: "A base journal file or directory, or one baseline file.", repeatable: true),
             .value("candidate", "PATH", help: "A candidate journal file or directory, or one baseline file.", repeatable: true),
         ] + DiffOptions.settingSpecs + [
-            .value("alpha", "A", help: "Significance level after Holm correction.", default: "0.05"),
+            .value("alpha", "A", help: "Family-wise significance level after Holm correction.", default: "0.01"),
             .value("noise-threshold", "T", help: "Smallest relative change that counts, as 5% or 0.05.", default: "5%"),
             .value("noise-floor", "MS", help: "Smallest change of a duration's median that counts, in milliseconds.", default: "1"),
             .value("min-samples", "N", help: "Fewer samples than this on a side is reported as too few.", default: "5"),
