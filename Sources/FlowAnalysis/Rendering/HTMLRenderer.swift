@@ -80,22 +80,24 @@ public enum HTMLRenderer {
         var html = "<h2>Coordinator trees</h2>\n<p class=\"note\">The first sessions' coordinators: ✓ finished, ♻ deallocated; <span class=\"bad\">leak?</span> finished but never deallocated, <span class=\"bad\">unbalanced</span> start without finish.</p>\n"
         for tree in lifecycles.trees {
             html += "<details><summary>\(escape(tree.session)) (\(tree.nodes.count) coordinators)</summary>\n<ul class=\"tree\">"
-            for root in tree.roots { html += item(root, in: tree, depth: 0) }
+            // Children by name once per tree: a long session has a coordinator per screen shown.
+            let nodes = Dictionary(tree.nodes.map { ($0.coordinator, $0) }, uniquingKeysWith: { first, _ in first })
+            for root in tree.roots { html += item(root, in: nodes, depth: 0) }
             html += "</ul></details>\n"
         }
         return html
     }
 
-    private static func item(_ node: LifecycleTree.Node, in tree: LifecycleTree, depth: Int) -> String {
+    private static func item(_ node: LifecycleTree.Node, in nodes: [String: LifecycleTree.Node], depth: Int) -> String {
         var badges: [String] = []
         if node.isFinished { badges.append("✓") }
         if node.isDeallocated { badges.append("♻") }
         var html = "<li>\(escape(node.coordinator)) \(badges.joined(separator: " "))"
         if node.isFinished && !node.isDeallocated { html += " <span class=\"bad\">leak?</span>" }
         if node.isUnbalanced { html += " <span class=\"bad\">unbalanced</span>" }
-        let children = node.children.compactMap { tree.node($0) }
+        let children = node.children.compactMap { nodes[$0] }
         if !children.isEmpty, depth < 32 {
-            html += "<ul>" + children.map { item($0, in: tree, depth: depth + 1) }.joined() + "</ul>"
+            html += "<ul>" + children.map { item($0, in: nodes, depth: depth + 1) }.joined() + "</ul>"
         }
         return html + "</li>"
     }

@@ -42,6 +42,9 @@ public struct LifecycleTree: Sendable, Equatable {
 struct LifecycleTracker {
     private var order: [String] = []
     private var nodes: [String: LifecycleTree.Node] = [:]
+    /// Each parent's children as a set, beside their order in the node: a long session's app
+    /// coordinator has a child per screen shown, and a linear `contains` made it quadratic.
+    private var childSets: [String: Set<String>] = [:]
 
     /// Updates the tree with a coordinator event; other kinds are ignored.
     mutating func consume(_ event: Event) {
@@ -85,8 +88,9 @@ struct LifecycleTracker {
     }
 
     private mutating func adopt(_ child: String, by parent: String) {
+        let isNewChild = childSets[parent, default: []].insert(child).inserted
         update(parent) { node in
-            if !node.children.contains(child) { node.children.append(child) }
+            if isNewChild { node.children.append(child) }
         }
     }
 }
