@@ -83,6 +83,16 @@ final class DiffBaselineTests: XCTestCase {
         XCTAssertFalse(String(decoding: try scriptedOnly.serialized(), as: UTF8.self).contains("packed"))
     }
 
+    func testLinesWhoseDigestsCollideAreToldApart() throws {
+        let sequences = (side().sequences + scriptedSide().sequences).map(\.events)
+        XCTAssertGreaterThan(sequences.joined().count, 10)
+        let packed = try PackedEvents(sequences)
+        // Every line under one digest: each is then found by comparing whole events.
+        let collided = try PackedEvents(sequences, digest: { _ in 42 })
+        XCTAssertEqual(collided, packed, "the same lines, numbered the same")
+        XCTAssertEqual(try collided.sequences(counts: sequences.map(\.count)), sequences)
+    }
+
     func testTheExactDiffAgainstAPackedBaselineIsTheSame() throws {
         var settings = DiffSettings()
         settings.contextLines = 1
@@ -114,16 +124,18 @@ final class DiffBaselineTests: XCTestCase {
 
     func testADamagedPackIsRefusedSayingWhere() throws {
         let text = String(decoding: try DiffBaseline(side: side(), settings: DiffSettings()).serialized(), as: UTF8.self)
-        let cases: [(String, String)] = [
-            ("\"zlib_base64\": \"", "damaged baseline: packed events: \"zlib_base64\" is not base64"),
-            ("\"bytes\": ", "damaged baseline: packed events: zlib error Z_DATA_ERROR while inflating \"zlib_base64\": inflated "),
-            ("\"events_packed\": ", "damaged baseline: packed events: the sequences hold "),
+        // Each puts something in front of a value: a character base64 has not, three zero bytes
+        // before the zlib header, another length, another count.
+        let cases: [(key: String, insertion: String, message: String)] = [
+            ("\"zlib_base64\": \"", "*", "damaged baseline: packed events: \"zlib_base64\" is not base64"),
+            ("\"zlib_base64\": \"", "AAAA", "damaged baseline: packed events: zlib error Z_DATA_ERROR while inflating \"zlib_base64\": unknown compression method"),
+            ("\"bytes\": ", "1", "damaged baseline: packed events: zlib error Z_DATA_ERROR while inflating \"zlib_base64\": inflated "),
+            ("\"events_packed\": ", "1", "damaged baseline: packed events: the sequences hold "),
         ]
-        for (key, message) in cases {
-            // Puts a 1 in front of the value: other bytes, another length, another count.
-            let damaged = text.replacingOccurrences(of: key, with: key + "1")
+        for (key, insertion, message) in cases {
+            let damaged = text.replacingOccurrences(of: key, with: key + insertion)
             XCTAssertThrowsError(try DiffBaseline(data: Data(damaged.utf8)), key) { error in
-                XCTAssertTrue("\(error)".hasPrefix(message), "\(error)")
+                XCTAssertTrue("\(error)".hasPrefix(message), "\(key): \(error)")
             }
         }
     }
