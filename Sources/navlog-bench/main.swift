@@ -18,6 +18,7 @@ var eventCount = 400_000
 var sinkEventCount = 200_000
 var reportEventCount = 10_000_000
 var exportSteps = 150_000
+var baselineSessions = 300
 var clientCount = 8
 var daemonSeconds = 3.0
 var idleSessionCount = 2000
@@ -30,6 +31,10 @@ let usage = """
       --report-events N   events for the report part; 0 skips it (default 10000000)
       --export-steps N    steps of the one tabs session every export format reads; 0 skips the
                           export part (default 150000, over 500k events)
+      --baseline-sessions N
+                          sessions of the articles journal that baseline save is timed on (default
+                          300, about 830k events), beside one tabs session of 180k steps (about
+                          730k events); 0 skips the part
       --clients N         keep-alive loopback clients for the daemon part (default 8)
       --daemon-seconds S  how long the daemon and the ceiling are each loaded, in 10 alternating turns
                           (default 3, at least 1)
@@ -70,6 +75,7 @@ while let argument = arguments.popFirst() {
     case "--sink-events": sinkEventCount = count(argument, minimum: 1)
     case "--report-events": reportEventCount = count(argument, minimum: 0)
     case "--export-steps": exportSteps = count(argument, minimum: 0)
+    case "--baseline-sessions": baselineSessions = count(argument, minimum: 0)
     case "--clients": clientCount = count(argument, minimum: 1)
     case "--daemon-seconds": daemonSeconds = value(of: argument, { Double($0).flatMap { $0 >= 1 ? $0 : nil } }, "a number of seconds of at least 1")
     case "--idle-sessions": idleSessionCount = count(argument, minimum: 1)
@@ -244,6 +250,26 @@ if exportSteps > 0 {
     summaryExtras["export_ndjson_seconds"] = .double(result.ndjson.seconds)
     summaryExtras["export_seconds_ratio_vs_ndjson"] = .double(ratio)
     summaryExtras["export_peak_rss_mb"] = .double(result.peakRSSMegabytes)
+}
+
+// MARK: - Baseline save on large journals
+
+if baselineSessions > 0 {
+    let figures = try BaselineSaveBenchmark.run(steps: 180_000, articlesSessions: baselineSessions, root: root, navlog: navlog, line: line)
+    line("baseline save, fastest of \(BaselineSaveBenchmark.rounds) turns beside navlog report -o json's on the same journal, file beside the journal:")
+    for figure in figures {
+        line("  \(figure.journal), \(format(Double(figure.events) / 1e3, 0))k events: \(format(figure.saveSeconds, 2)) s, "
+            + "\(format(figure.saveSeconds / figure.reportSeconds, 2))x report's \(format(figure.reportSeconds, 2)) s, peak RSS \(format(figure.savePeakRSSMegabytes)) MB; "
+            + "\(format(Double(figure.baselineBytes) / 1e6, 1)) MB, \(format(figure.sizeRatio, 2))x the journal's \(format(Double(figure.journalBytes) / 1e6, 1)) MB")
+    }
+    let slowest = figures.map(\.saveSeconds).max() ?? 0
+    let largest = figures.map(\.sizeRatio).max() ?? 0
+    line("baseline save: slowest \(format(slowest, 2)) s (target < 5: \(slowest < 5 ? "met" : "MISSED")); "
+        + "largest baseline / journal = \(format(largest, 2)) (target <= 1: \(largest <= 1 ? "met" : "MISSED"))")
+    summaryExtras["baseline_save_seconds"] = .double(slowest)
+    summaryExtras["baseline_save_events"] = .int(Int64(figures.map(\.events).max() ?? 0))
+    summaryExtras["baseline_save_seconds_ratio_vs_report"] = .double(figures.map { $0.saveSeconds / $0.reportSeconds }.max() ?? 0)
+    summaryExtras["baseline_size_ratio_vs_journal"] = .double(largest)
 }
 
 let summary: JSONValue = [
