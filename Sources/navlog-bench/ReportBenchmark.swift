@@ -3,12 +3,14 @@ import Journal
 import Navigation
 
 /// `navlog report` over a large journal against the same aggregation done by the `sqlite3`
-/// CLI over baseline A's plain rows of the same events, each in a child process so its time
-/// and peak memory are its own.
+/// CLI over baseline A's plain rows of the same events (A), and by DuckDB over those rows
+/// stored as Parquet, zstd level 19 (C; the file's size is D), each in a child process so its
+/// time and peak memory are its own.
 ///
-/// The two take turns, ``rounds`` times each, and each is timed by its fastest turn: this
+/// The three take turns, ``rounds`` times each, and each is timed by its fastest turn: this
 /// host's speed drifts by up to 2x within minutes, and one turn each, one after the other,
-/// measured the drift as much as the programs.
+/// measured the drift as much as the programs. DuckDB's time is its query alone, as
+/// `scripts/bench_duckdb.py` measures it (not Python's start nor `import duckdb`).
 enum ReportBenchmark {
     static let rounds = 2
 
@@ -24,10 +26,20 @@ enum ReportBenchmark {
         var sqliteTurns: [Double]
         var reportSessions: Int64
         var sqliteRows: Int
+        /// Baseline C: DuckDB's fastest query, every turn, and its result rows.
+        var duckdbSeconds: Double
+        var duckdbTurns: [Double]
+        var duckdbRows: Int
+        var duckdbThreads: String
+        /// Baseline D: the Parquet file, and the journal of the same events.
+        var parquetBytes: Int64
+        var journalBytes: Int64
     }
 
     /// The same figures the report's transitions and dwell sections give: transitions between
-    /// visible screen types per session, and the median time each screen type stays visible.
+    /// visible screen types per session, and the median time each screen type stays visible
+    /// (the lower median, picked as `position * 2 IN (total, total + 1)` so that SQLite's integer
+    /// division and DuckDB's float one agree).
     static let sql = """
         WITH nav AS (
           SELECT session, session_seq, mono_ns,
@@ -57,10 +69,10 @@ enum ReportBenchmark {
         )
         SELECT 'transition', previous, type, n FROM transitions
         UNION ALL
-        SELECT 'dwell_median_ms', type, NULL, duration / 1e6 FROM dwell WHERE position = (total + 1) / 2;
+        SELECT 'dwell_median_ms', type, NULL, duration / 1e6 FROM dwell WHERE position * 2 IN (total, total + 1);
         """
 
-    static func run(events count: Int, root: String, navlog: String, line: (String) -> Void) throws -> Result {
+    static func run(events count: Int, root: String, navlog: String, duckdbScript: String, line: (String) -> Void) throws -> Result {
         let journalDirectory = root + "/report-journal"
         let rowsPath = root + "/report-rows.sqlite"
         let writer = try JournalWriter(configuration: JournalConfiguration(directory: journalDirectory, labels: ["bench": "report"]))
@@ -81,6 +93,15 @@ enum ReportBenchmark {
         try writer.close()
         rows.close()
         line("report workload: \(written) events written to a journal and to baseline A rows in \(String(format: "%.1f", monotonicSeconds() - generationStart)) s")
+        let parquetPath = root + "/report-rows.parquet"
+        let python = try ChildProcess.find("python3")
+        let conversion = try ChildProcess.measure(python, [duckdbScript, "convert", rowsPath, parquetPath], stdout: root + "/duckdb-convert.json")
+        guard conversion.status == 0 else { throw BenchmarkError("\(duckdbScript) convert exited \(conversion.status) (its error is above)") }
+        let converted = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: root + "/duckdb-convert.json")))
+        guard converted["rows"]?.intValue == Int64(written) else {
+            throw BenchmarkError("the Parquet file holds \(converted["rows"]?.serialized() ?? "no") rows, not \(written)")
+        }
+        line("baseline C/D: baseline A's rows as Parquet (zstd 19) through DuckDB in \(String(format: "%.1f", conversion.seconds)) s")
 
         let reportOutput = root + "/report.json"
         let sqlPath = root + "/report.sql"
@@ -89,6 +110,8 @@ enum ReportBenchmark {
         let sqlite3 = try ChildProcess.find("sqlite3")
         var reports: [ChildProcess.Measurement] = []
         var sqlites: [ChildProcess.Measurement] = []
+        var duckdbs: [JSONValue] = []
+        let duckdbOutput = root + "/duckdb.out"
         for _ in 0..<rounds {
             let report = try ChildProcess.measure(navlog, ["report", journalDirectory, "--output", "json"], stdout: reportOutput)
             guard report.status == 0 else { throw BenchmarkError("navlog report exited \(report.status); see \(reportOutput)") }
@@ -96,19 +119,30 @@ enum ReportBenchmark {
             let sqlite = try ChildProcess.measure(sqlite3, [rowsPath, ".read \(sqlPath)"], stdout: sqliteOutput)
             guard sqlite.status == 0 else { throw BenchmarkError("sqlite3 exited \(sqlite.status)") }
             sqlites.append(sqlite)
+            let duckdb = try ChildProcess.measure(python, [duckdbScript, "query", parquetPath, sqlPath, duckdbOutput], stdout: root + "/duckdb-query.json")
+            guard duckdb.status == 0 else { throw BenchmarkError("\(duckdbScript) query exited \(duckdb.status) (its error is above)") }
+            duckdbs.append(try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: root + "/duckdb-query.json"))))
         }
         let reportJSON = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: reportOutput)))
         guard reportJSON["events"]?.intValue == Int64(written) else {
             throw BenchmarkError("navlog report counted \(reportJSON["events"]?.serialized() ?? "nothing"), not \(written) events")
         }
         let sqliteRows = try String(contentsOfFile: sqliteOutput, encoding: .utf8).split(separator: "\n").count
+        let duckdbTurns = duckdbs.compactMap { $0["seconds"]?.doubleValue }
+        let duckdbRows = Int(duckdbs.last?["rows"]?.intValue ?? -1)
+        // The same SQL over the same rows: the same figures, or one of the two did not run it.
+        guard duckdbRows == sqliteRows else { throw BenchmarkError("DuckDB returned \(duckdbRows) rows and sqlite3 \(sqliteRows) for the same SQL") }
+        let journalBytes = try FileManager.default.contentsOfDirectory(atPath: journalDirectory).reduce(Int64(0)) { $0 + fileBytes(journalDirectory + "/" + $1) }
         return Result(
             events: written, reportSeconds: reports.map(\.seconds).min() ?? 0,
             reportPeakRSSMegabytes: Double(reports.map(\.maxRSSKilobytes).max() ?? 0) / 1024,
             sqliteSeconds: sqlites.map(\.seconds).min() ?? 0,
             sqlitePeakRSSMegabytes: Double(sqlites.map(\.maxRSSKilobytes).max() ?? 0) / 1024,
             reportTurns: reports.map(\.seconds), sqliteTurns: sqlites.map(\.seconds),
-            reportSessions: reportJSON["sessions"]?["count"]?.intValue ?? 0, sqliteRows: sqliteRows
+            reportSessions: reportJSON["sessions"]?["count"]?.intValue ?? 0, sqliteRows: sqliteRows,
+            duckdbSeconds: duckdbTurns.min() ?? 0, duckdbTurns: duckdbTurns, duckdbRows: duckdbRows,
+            duckdbThreads: duckdbs.last?["threads"].map { $0.stringValue ?? $0.serialized() } ?? "?",
+            parquetBytes: converted["bytes"]?.intValue ?? 0, journalBytes: journalBytes
         )
     }
 }

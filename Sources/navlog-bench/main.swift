@@ -24,6 +24,7 @@ var daemonSeconds = 3.0
 var idleSessionCount = 2000
 var liveScreenCount = 10_000
 var keptDirectory: String?
+var duckdbScript = "scripts/bench_duckdb.py"
 let usage = """
     usage: navlog-bench [options]
       --events N          events for the journal, baselines and sink parts (default 400000)
@@ -44,6 +45,9 @@ let usage = """
       --live-screens-child navlog|plain N
                           (used by the benchmark itself) measure one side of the live-screen part
                           in this process and print the resident bytes it added
+      --duckdb-script P   the script that converts baseline A's rows to Parquet and queries them with
+                          DuckDB, for the report part (default scripts/bench_duckdb.py: run from the
+                          package, as scripts/bench does)
       --keep DIR          work in DIR and leave the journals and rows there; DIR must be new,
                           empty or a directory an earlier --keep made
       -h, --help          this text
@@ -84,6 +88,7 @@ while let argument = arguments.popFirst() {
         let side = value(of: argument, { LiveScreenBenchmark.Side(rawValue: $0) }, "navlog or plain")
         print(try LiveScreenBenchmark.measureInChild(side, screens: count(argument, minimum: 1)))
         exit(0)
+    case "--duckdb-script": duckdbScript = value(of: argument, { FileManager.default.fileExists(atPath: $0) ? $0 : nil }, "the path of scripts/bench_duckdb.py")
     case "--keep": keptDirectory = value(of: argument, { $0.isEmpty ? nil : $0 }, "a directory")
     case "-h", "--help":
         print(usage, terminator: "")
@@ -211,7 +216,7 @@ line("memory per live screen: \(format(liveScreens.navlogKiBPerThousand, 0)) KiB
 var summaryExtras: [String: JSONValue] = [:]
 let navlog = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("navlog").path
 if reportEventCount > 0 {
-    let result = try ReportBenchmark.run(events: reportEventCount, root: root, navlog: navlog, line: line)
+    let result = try ReportBenchmark.run(events: reportEventCount, root: root, navlog: navlog, duckdbScript: duckdbScript, line: line)
     let millions = Double(result.events) / 1e6
     let turns = { (seconds: [Double]) in seconds.map { format($0, 1) }.joined(separator: " / ") }
     line("report over \(format(millions, 1))M events: navlog report \(format(result.reportSeconds, 1)) s, peak RSS \(format(result.reportPeakRSSMegabytes)) MB, \(result.reportSessions) sessions; "
@@ -227,6 +232,17 @@ if reportEventCount > 0 {
         "sqlite3_peak_rss_mb": .double(result.sqlitePeakRSSMegabytes),
         "report_speed_ratio_vs_sqlite3": .double(speed),
     ]
+    let duckdbSpeed = result.duckdbSeconds / result.reportSeconds
+    let parquetPerEvent = Double(result.parquetBytes) / Double(result.events)
+    let parquetSize = Double(result.journalBytes) / Double(result.parquetBytes)
+    line("report vs baseline C: DuckDB (\(result.duckdbThreads) threads) over Parquet \(format(result.duckdbSeconds, 2)) s, \(result.duckdbRows) result rows as sqlite3's "
+        + "(fastest of \(ReportBenchmark.rounds), the query alone: \(turns(result.duckdbTurns)) s); DuckDB / navlog report = \(format(duckdbSpeed, 2)) (target >= 0.5: \(duckdbSpeed >= 0.5 ? "met" : "MISSED"))")
+    line("journal vs baseline D: \(format(Double(result.journalBytes) / Double(result.events), 2)) B/event against Parquet zstd-19's \(format(parquetPerEvent, 2)) B/event, "
+        + "journal / parquet = \(format(parquetSize, 2)) (target <= 1: \(parquetSize <= 1 ? "met" : "MISSED"))")
+    summaryExtras["duckdb_seconds_10m"] = .double(result.duckdbSeconds * 10 / millions)
+    summaryExtras["report_speed_ratio_vs_duckdb"] = .double(duckdbSpeed)
+    summaryExtras["parquet_zstd_bytes_per_event"] = .double(parquetPerEvent)
+    summaryExtras["size_ratio_vs_parquet"] = .double(parquetSize)
 }
 
 // MARK: - Export over one long session

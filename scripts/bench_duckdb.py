@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Baselines C and D of scripts/bench: DuckDB over baseline A's rows stored as Parquet (zstd).
+
+Benchmark code, never part of the product. Two commands, each run by navlog-bench in a child
+process:
+
+    bench_duckdb.py convert ROWS.sqlite ROWS.parquet
+        Writes the `event` table of baseline A (plain SQLite rows) as Parquet, zstd level 19,
+        through a CSV that the sqlite3 CLI prints (DuckDB's sqlite extension would need a
+        download). Prints one JSON line: rows, bytes, seconds.
+
+    bench_duckdb.py query ROWS.parquet QUERY.sql OUTPUT
+        Runs the bench's report SQL (written for SQLite: json_extract, instr, window functions;
+        json_extract becomes json_extract_string, DuckDB's name for the same) over the Parquet file with DuckDB's default threads, writes the result rows to OUTPUT as
+        tab-separated text, and prints one JSON line: rows, seconds (the query alone, from
+        connecting to the last row fetched; the interpreter's start and `import duckdb` are not
+        counted, which favours DuckDB), threads.
+
+Exit 0 on success, 2 with a one-line error naming the file when something cannot run.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+TEXT_COLUMNS = {"run", "session", "kind", "subject", "screen", "parent", "payload"}
+
+
+def fail(message):
+    print(f"bench_duckdb: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load_duckdb():
+    try:
+        import duckdb  # noqa: PLC0415 (bench-side, installed by scripts/bench)
+    except ImportError:
+        fail("the duckdb Python package is missing; scripts/bench installs it (python3 -m pip install duckdb)")
+    return duckdb
+
+
+def literal(text):
+    """`text` as an SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def table_columns(rows):
+    """The columns of baseline A's `event` table, in order, as the sqlite3 CLI reports them."""
+    result = subprocess.run(["sqlite3", rows, "SELECT name FROM pragma_table_info('event')"], capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"{rows}: sqlite3 could not read the event table: {result.stderr.strip()}")
+    return [line for line in result.stdout.splitlines() if line]
+
+
+def convert(rows, parquet):
+    duckdb = load_duckdb()
+    start = time.monotonic()
+    columns = table_columns(rows)
+    if not columns:
+        fail(f"{rows}: no event table")
+    with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(parquet))) as scratch:
+        csv = os.path.join(scratch, "rows.csv")
+        with open(csv, "w") as output:
+            result = subprocess.run(["sqlite3", "-csv", "-header", rows, "SELECT * FROM event ORDER BY rowid"], stdout=output, stderr=subprocess.PIPE, text=True)
+        if result.returncode != 0:
+            fail(f"{rows}: sqlite3 -csv failed: {result.stderr.strip()}")
+        connection = duckdb.connect()
+        # Every column read as its SQLite type would be: text stays text, numbers are BIGINT.
+        types = {name: ("VARCHAR" if name in TEXT_COLUMNS else "BIGINT") for name in columns}
+        connection.execute(
+            f"COPY (SELECT * FROM read_csv({literal(csv)}, header = true, columns = {types!r}, quote = '\"', escape = '\"')) "
+            f"TO {literal(parquet)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 19)"
+        )
+        count = connection.execute("SELECT count(*) FROM read_parquet(?)", [parquet]).fetchone()[0]
+    print(json.dumps({"rows": count, "bytes": os.path.getsize(parquet), "seconds": time.monotonic() - start}))
+
+
+def query(parquet, sql_path, output):
+    duckdb = load_duckdb()
+    try:
+        sql = open(sql_path).read()
+    except OSError as error:
+        fail(f"{sql_path}: {error.strerror}")
+    # The one word of dialect: SQLite's json_extract gives a JSON string as text, which DuckDB's
+    # json_extract_string does (its json_extract gives JSON, which `screen` would be cast to).
+    sql = sql.replace("json_extract(", "json_extract_string(")
+    start = time.monotonic()
+    connection = duckdb.connect()
+    connection.execute(f"CREATE VIEW event AS SELECT * FROM read_parquet({literal(parquet)})")
+    rows = connection.execute(sql).fetchall()
+    seconds = time.monotonic() - start
+    threads = connection.execute("SELECT current_setting('threads')").fetchone()[0]
+    with open(output, "w") as file:
+        for row in rows:
+            file.write("\t".join("" if value is None else str(value) for value in row) + "\n")
+    print(json.dumps({"rows": len(rows), "seconds": seconds, "threads": threads}))
+
+
+def main(argv):
+    if len(argv) == 3 and argv[0] == "convert":
+        convert(argv[1], argv[2])
+    elif len(argv) == 4 and argv[0] == "query":
+        query(argv[1], argv[2], argv[3])
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(64)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
