@@ -34,8 +34,13 @@ enum ExportBenchmark {
         var ndjson: Figure
         var formats: [Figure]
 
-        /// The slowest format's time over ndjson's.
-        var slowestRatio: Double { (formats.map(\.seconds).max() ?? 0) / ndjson.seconds }
+        /// The formats issue 18's target covers (`export_seconds_ratio_vs_ndjson`): otlp-json,
+        /// chrome-trace and both clickhouse tables. OTLP logs are timed and printed beside them,
+        /// outside the target.
+        static let targetFormats: Set<String> = ["otlp-json", "chrome-trace", "clickhouse events", "clickhouse visits"]
+
+        /// The slowest time of the target's formats over ndjson's.
+        var slowestRatio: Double { (formats.filter { Self.targetFormats.contains($0.name) }.map(\.seconds).max() ?? 0) / ndjson.seconds }
         /// The largest peak RSS of the formats (ndjson included).
         var peakRSSMegabytes: Double { (formats + [ndjson]).map(\.peakRSSMegabytes).max() ?? 0 }
     }

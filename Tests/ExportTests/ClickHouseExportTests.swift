@@ -69,6 +69,22 @@ final class ClickHouseExportTests: XCTestCase {
         XCTAssertEqual(Set(visits.compactMap { $0["load_outcome"]?.stringValue }), ["", "loaded", "empty", "failed", "abandoned"])
     }
 
+    func testAnEncoderOfOneTableWritesThatTableAsBothDo() throws {
+        let events = try LoadFixture.events()
+        func rows(_ tables: Set<ClickHouseEncoder.Table>) -> [ClickHouseEncoder.Table: [String]] {
+            var encoder = ClickHouseEncoder(tables: tables)
+            var rows: [ClickHouseEncoder.Table: [String]] = [:]
+            for event in events { encoder.consume(event) { table, row in rows[table, default: []].append(row.serialized()) } }
+            encoder.finish { table, row in rows[table, default: []].append(row.serialized()) }
+            return rows
+        }
+        let both = rows([.events, .visits])
+        XCTAssertEqual(both[.events]?.count, events.count)
+        XCTAssertEqual(both[.visits]?.count, 8)
+        XCTAssertEqual(rows([.events]), [.events: both[.events]!], "no visits tracked nor written")
+        XCTAssertEqual(rows([.visits]), [.visits: both[.visits]!], "no event rows made")
+    }
+
     func testVisitRowsTimeEachFirstVisitsLoadAndMarkTheCensoredLastVisit() throws {
         let events = try LoadFixture.events()
         // Slow's report comes after it left the window: dropped.

@@ -42,29 +42,28 @@ struct ChromeSession {
     }
 
     /// Closes the frames still open at the session's last event, lays them out on threads and
-    /// returns their begin and end events, thread by thread.
-    mutating func finish() -> [JSONValue] {
+    /// hands `write` their begin and end events, thread by thread, one at a time.
+    mutating func finish(write: (JSONValue) -> Void) {
         for index in frames.indices where frames[index].end == nil {
             frames[index].end = lastNanoseconds
             frames[index].isOpenAtEnd = true
         }
         let lanes = ChromeLaneLayout.assign(frames)
-        var output: [JSONValue] = []
         for (lane, members) in lanes.enumerated() {
-            output.append(metadata("thread_name", thread: lane + 1, name: "coordinators \(lane + 1)"))
+            write(metadata("thread_name", thread: lane + 1, name: "coordinators \(lane + 1)"))
             var stack: [ChromeFrame] = []
-            for frame in members.map({ frames[$0] }) {
+            for index in members {
+                let frame = frames[index]
                 while let top = stack.last, top.end! <= frame.start {
-                    output.append(end(top, thread: lane + 1))
+                    write(end(top, thread: lane + 1))
                     stack.removeLast()
                 }
-                output.append(begin(frame, thread: lane + 1))
+                write(begin(frame, thread: lane + 1))
                 stack.append(frame)
             }
-            while let top = stack.popLast() { output.append(end(top, thread: lane + 1)) }
+            while let top = stack.popLast() { write(end(top, thread: lane + 1)) }
         }
         frames.removeAll()
-        return output
     }
 
     // MARK: - Trace events

@@ -41,28 +41,38 @@ public struct ChromeTraceEncoder: Sendable {
     /// Applies `event` (each session's events in order) and returns the trace events it
     /// completes: metadata and instants at once, a session's frames at its `session.end`.
     public mutating func consume(_ event: Event) -> [JSONValue] {
-        let key = SessionKey(run: event.run, session: event.session)
         var output: [JSONValue] = []
+        consume(event) { output.append($0) }
+        return output
+    }
+
+    /// Applies `event` and hands `write` each trace event it completes as it is made, so that
+    /// a long session's frames are never all in memory as JSON at once.
+    public mutating func consume(_ event: Event, write: (JSONValue) -> Void) {
+        let key = SessionKey(run: event.run, session: event.session)
         if sessions[key] == nil {
             sessions[key] = ChromeSession(processID: nextProcessID, run: event.run, session: event.session)
             nextProcessID += 1
         }
-        output += sessions[key]!.consume(event)
+        for traceEvent in sessions[key]!.consume(event) { write(traceEvent) }
         if event.kind == .sessionEnd, var ended = sessions.removeValue(forKey: key) {
-            output += ended.finish()
+            ended.finish(write: write)
         }
-        return output
     }
 
     /// Closes every session still open and returns their frames.
     public mutating func finish() -> [JSONValue] {
-        let keys = sessions.keys.sorted { ($0.run, $0.session) < ($1.run, $1.session) }
         var output: [JSONValue] = []
-        for key in keys {
-            guard var session = sessions.removeValue(forKey: key) else { continue }
-            output += session.finish()
-        }
+        finish { output.append($0) }
         return output
+    }
+
+    /// Closes every session still open and hands `write` their frames, one at a time.
+    public mutating func finish(write: (JSONValue) -> Void) {
+        for key in sessions.keys.sorted(by: { ($0.run, $0.session) < ($1.run, $1.session) }) {
+            guard var session = sessions.removeValue(forKey: key) else { continue }
+            session.finish(write: write)
+        }
     }
 
     // MARK: - Times

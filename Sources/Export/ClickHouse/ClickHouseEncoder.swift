@@ -10,7 +10,9 @@ import Navigation
 ///   visit off (`censored`) and, for a screen instance's first visit, how its load went
 ///   (``ScreenVisit/load``).
 ///
-/// Only the open sessions' visits and apps are kept, so memory is flat in the number of events.
+/// Only the open sessions' visits and apps are kept (their apps alone for an encoder of
+/// `navlog_events` only), and rows are handed out one at a time through
+/// ``consume(_:write:)``, so memory is flat in the number of sessions.
 ///
 /// ```swift
 /// var encoder = ClickHouseEncoder()
@@ -20,6 +22,12 @@ import Navigation
 /// }
 /// ```
 public struct ClickHouseEncoder: Sendable {
+    /// The tables an encoder writes rows for.
+    public enum Table: String, Sendable, CaseIterable {
+        case events
+        case visits
+    }
+
     /// Rows produced by one step, for each table.
     public struct Rows: Sendable {
         public var events: [JSONValue] = []
@@ -32,8 +40,16 @@ public struct ClickHouseEncoder: Sendable {
     }
 
     private var sessions: [SessionKey: SessionState] = [:]
+    /// Whether visits are tracked: an encoder for `navlog_events` alone keeps only each open
+    /// session's app.
+    private let tracksVisits: Bool
+    private let writesEvents: Bool
 
-    public init() {}
+    /// An encoder for `tables` (both by default): it makes rows for those alone.
+    public init(tables: Set<Table> = Set(Table.allCases)) {
+        tracksVisits = tables.contains(.visits)
+        writesEvents = tables.contains(.events)
+    }
 
     /// The number of sessions read but not ended.
     public var openSessionCount: Int { sessions.count }
@@ -41,30 +57,50 @@ public struct ClickHouseEncoder: Sendable {
     /// Applies `event` and returns its `navlog_events` row, plus its session's
     /// `navlog_visits` rows when it is `session.end`.
     public mutating func consume(_ event: Event) -> Rows {
+        var rows = Rows()
+        consume(event) { table, row in
+            switch table {
+            case .events: rows.events.append(row)
+            case .visits: rows.visits.append(row)
+            }
+        }
+        return rows
+    }
+
+    /// Applies `event` and hands each row it produces to `write` as it is made: the
+    /// `navlog_events` row, then, at `session.end`, the session's visits one by one, so that a
+    /// long session's visit rows are never all in memory at once.
+    public mutating func consume(_ event: Event, write: (Table, JSONValue) -> Void) {
         let key = SessionKey(run: event.run, session: event.session)
         // Taken out of the dictionary while it changes, so its arrays are not shared and grow
         // in place: a copy of the session's visits on every event made exports quadratic in
         // a session's length.
         var state = sessions.removeValue(forKey: key) ?? SessionState()
         if event.kind == .sessionStart { state.app = event.payload["app"]?.stringValue ?? "" }
-        state.visits.consume(event)
-        var rows = Rows(events: [ClickHouseEncoder.eventRow(event, app: state.app)])
+        if tracksVisits { state.visits.consume(event) }
+        if writesEvents { write(.events, ClickHouseEncoder.eventRow(event, app: state.app)) }
         if event.kind == .sessionEnd {
-            rows.visits = ClickHouseEncoder.visitRows(key: key, state: &state)
+            if tracksVisits { ClickHouseEncoder.writeVisitRows(key: key, state: &state, write: write) }
         } else {
             sessions[key] = state
         }
-        return rows
     }
 
     /// Returns the visit rows of every session still open, closed at their last event.
     public mutating func finish() -> Rows {
         var rows = Rows()
-        for key in sessions.keys.sorted(by: { ($0.run, $0.session) < ($1.run, $1.session) }) {
-            rows.visits += ClickHouseEncoder.visitRows(key: key, state: &sessions[key]!)
+        finish { _, row in rows.visits.append(row) }
+        return rows
+    }
+
+    /// Hands `write` the visit rows of every session still open, closed at their last event.
+    public mutating func finish(write: (Table, JSONValue) -> Void) {
+        if tracksVisits {
+            for key in sessions.keys.sorted(by: { ($0.run, $0.session) < ($1.run, $1.session) }) {
+                ClickHouseEncoder.writeVisitRows(key: key, state: &sessions[key]!, write: write)
+            }
         }
         sessions.removeAll()
-        return rows
     }
 
     // MARK: - Rows
@@ -90,14 +126,15 @@ public struct ClickHouseEncoder: Sendable {
         ]
     }
 
-    private static func visitRows(key: SessionKey, state: inout SessionState) -> [JSONValue] {
+    private static func writeVisitRows(key: SessionKey, state: inout SessionState, write: (Table, JSONValue) -> Void) {
         let complete = state.visits.isComplete
         let timesLoads = state.visits.recordsReadiness
         let visits = state.visits.finish()
-        return visits.enumerated().map { index, visit in
+        state.visits = ScreenVisitTracker()
+        for (index, visit) in visits.enumerated() {
             let end = visit.end ?? visit.start
             let load = timesLoads ? visit.load : nil
-            return [
+            write(.visits, [
                 "app": .string(state.app),
                 "run": .string(key.run),
                 "session": .string(key.session),
@@ -113,7 +150,7 @@ public struct ClickHouseEncoder: Sendable {
                 "censored": .int(visit.isCensored ? 1 : 0),
                 "load_ms": loadMilliseconds(load),
                 "load_outcome": .string(loadOutcome(load)),
-            ]
+            ])
         }
     }
 

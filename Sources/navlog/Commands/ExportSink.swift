@@ -16,7 +16,7 @@ struct ExportSink {
 
     private var traceEncoder = OTLPTraceEncoder()
     private var chromeEncoder = ChromeTraceEncoder()
-    private var clickHouseEncoder = ClickHouseEncoder()
+    private var clickHouseEncoder: ClickHouseEncoder
     private var pendingSpans: [OTLPSpan] = []
     private var pendingLogs: [Event] = []
     private var hasWrittenChromeEvent = false
@@ -28,6 +28,7 @@ struct ExportSink {
         self.serviceName = serviceName
         self.table = table
         self.labels = labels
+        clickHouseEncoder = ClickHouseEncoder(tables: [table == "visits" ? .visits : .events])
         if format == .chromeTrace { output.write(ChromeTraceEncoder.documentPrefix) }
     }
 
@@ -53,9 +54,9 @@ struct ExportSink {
             pendingSpans += traceEncoder.consume(event)
             if pendingSpans.count >= batchSize { writeSpans() }
         case .chromeTrace:
-            writeChrome(chromeEncoder.consume(event))
+            withChromeOutput { encoder, write in encoder.consume(event, write: write) }
         case .clickhouse:
-            writeClickHouse(clickHouseEncoder.consume(event))
+            withClickHouseOutput { encoder, write in encoder.consume(event, write: write) }
         }
     }
 
@@ -70,10 +71,10 @@ struct ExportSink {
             pendingSpans += traceEncoder.finish()
             writeSpans()
         case .chromeTrace:
-            writeChrome(chromeEncoder.finish())
+            withChromeOutput { encoder, write in encoder.finish(write: write) }
             output.write(ChromeTraceEncoder.documentSuffix)
         case .clickhouse:
-            writeClickHouse(clickHouseEncoder.finish())
+            withClickHouseOutput { encoder, write in encoder.finish(write: write) }
         }
         output.flush()
     }
@@ -100,16 +101,37 @@ struct ExportSink {
         pendingLogs.removeAll(keepingCapacity: true)
     }
 
-    private mutating func writeChrome(_ events: [JSONValue]) {
-        for event in events {
-            if hasWrittenChromeEvent { output.write(",\n") }
+    /// Runs `body` with the encoder and a writer of its trace events to the output, each taken
+    /// out of `self` meanwhile so that both can change without copies.
+    private mutating func withChromeOutput(_ body: (inout ChromeTraceEncoder, (JSONValue) -> Void) -> Void) {
+        var encoder = ChromeTraceEncoder(), output = BufferedOutput(), hasWritten = hasWrittenChromeEvent
+        swap(&encoder, &chromeEncoder)
+        swap(&output, &self.output)
+        defer {
+            swap(&encoder, &chromeEncoder)
+            swap(&output, &self.output)
+            hasWrittenChromeEvent = hasWritten
+        }
+        body(&encoder) { event in
+            if hasWritten { output.write(",\n") }
             output.write(event.serialized())
-            hasWrittenChromeEvent = true
+            hasWritten = true
         }
     }
 
-    private mutating func writeClickHouse(_ rows: ClickHouseEncoder.Rows) {
-        for row in table == "visits" ? rows.visits : rows.events {
+    /// Runs `body` with the encoder and a writer of its rows to the output, each taken out of
+    /// `self` meanwhile so that both can change without copies.
+    private mutating func withClickHouseOutput(_ body: (inout ClickHouseEncoder, (ClickHouseEncoder.Table, JSONValue) -> Void) -> Void) {
+        var encoder = ClickHouseEncoder(), output = BufferedOutput()
+        swap(&encoder, &clickHouseEncoder)
+        swap(&output, &self.output)
+        defer {
+            swap(&encoder, &clickHouseEncoder)
+            swap(&output, &self.output)
+        }
+        let table = self.table
+        body(&encoder) { rowTable, row in
+            guard rowTable.rawValue == table else { return }
             output.write(row.serialized())
             output.write("\n")
         }
