@@ -55,9 +55,10 @@ struct PackedEvents: Equatable {
         }
         count = sequences.reduce(0) { $0 + $1.count }
         byteCount = text.count
-        // Level 3: a long session's lines are mostly distinct (its instances are), and level 6 took three
-        // times as long for a pack a third smaller, still well under the journal's size.
-        base64 = Data(try Deflater(level: 3, format: .zlib).compressAll(text)).base64EncodedString()
+        // Level 5: a long session's lines are mostly distinct (its instances are), and level 6
+        // took 40% longer than 5 there; 3 was faster still, but left the pack of a many-session
+        // run nearly as large as its journal (docs/PERFORMANCE.md).
+        base64 = Data(try Deflater(level: 5, format: .zlib).compressAll(text)).base64EncodedString()
     }
 
     /// Unpacks the events into sequences of `counts` events each; a damaged pack is an error
