@@ -65,10 +65,11 @@ final class JournalFileReader {
     // MARK: - Reading
 
     /// Returns the matching events of up to `blockLimit` blocks holding seqs after `after`, and
-    /// the last seq those blocks cover (nil when there were none).
+    /// the last seq those blocks cover (nil when there were none). It stops after the block
+    /// that brings the events to `eventBudget`, so that a page of large blocks stays small.
     ///
     /// The `block` and `event` index pick the blocks; only those are inflated, then filtered.
-    func events(after: UInt64, blockLimit: Int) throws -> (events: [Event], scannedThrough: UInt64?) {
+    func events(after: UInt64, blockLimit: Int, eventBudget: Int = .max) throws -> (events: [Event], scannedThrough: UInt64?) {
         var blocks: [(id: Int64, lastSeq: UInt64)] = []
         do {
             page.reset()
@@ -111,6 +112,8 @@ final class JournalFileReader {
                 break
             }
             scannedThrough = block.lastSeq
+            // Whole blocks only: the next call starts after the last one read.
+            if events.count >= eventBudget { break }
         }
         return (events, scannedThrough)
     }

@@ -121,7 +121,9 @@ public struct JournalEventIterator {
             let reader = groups[index].reader!
             let page: (events: [Event], scannedThrough: UInt64?)
             do {
-                page = try reader.events(after: max(groups[index].lastSeq, groups[index].scannedSeq), blockLimit: 4)
+                // A page is up to 4 blocks and stops at the block that brings it to 8192 events:
+                // 4 blocks of 2048 (older files), or one block of up to 16384.
+                page = try reader.events(after: max(groups[index].lastSeq, groups[index].scannedSeq), blockLimit: 4, eventBudget: 8192)
             } catch {
                 groups[index].closeReader()
                 throw JournalError.wrapping(error, path: reader.path)

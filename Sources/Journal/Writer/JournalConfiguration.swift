@@ -24,13 +24,14 @@ public struct JournalConfiguration: Sendable {
     /// Queue length that triggers a commit before the interval is up.
     public var batchSize: Int
     /// Events per compressed block, at most; one commit writes one or more blocks. The
-    /// default, 16384, gives deflate's window more of each column to find repeats in: on the
-    /// benchmark's workload 13.1 bytes/event against 16.9 for 2048 blocks at level 5
-    /// (docs/PERFORMANCE.md). A live session's commits every `flushInterval` write smaller ones.
+    /// default, 8192, gives deflate more of each column to find repeats in: on the benchmark's
+    /// workload 13.6 bytes/event against 16.9 for 2048 blocks at level 5 (16384 gave 13.1, but
+    /// readers then hold twice the events per block; docs/PERFORMANCE.md). A live session's
+    /// commits every `flushInterval` write smaller ones.
     public var blockSize: Int
-    /// zlib level for blocks, 1 (fast) to 9 (small). The default, 6, with 16384-event blocks:
-    /// 13.1 bytes/event at 1.97x plain SQLite rows' ingest; level 9 saved 2% more for 40% of
-    /// the ingest speed.
+    /// zlib level for blocks, 1 (fast) to 9 (small). The default, 6, with 8192-event blocks:
+    /// 13.6 bytes/event at 1.96x plain SQLite rows' ingest; level 9 saved 1-2% more for two
+    /// thirds of the ingest speed.
     public var compressionLevel: Int32
 
     // MARK: - Backpressure
@@ -69,7 +70,7 @@ public struct JournalConfiguration: Sendable {
         runID: String? = nil,
         flushInterval: Duration = .milliseconds(200),
         batchSize: Int = 16384,
-        blockSize: Int = 16384,
+        blockSize: Int = 8192,
         compressionLevel: Int32 = 6,
         queueCapacity: Int = 65_536,
         backpressure: BackpressurePolicy = .block,
