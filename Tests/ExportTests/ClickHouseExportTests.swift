@@ -285,3 +285,49 @@ final class ClickHouseExportTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(articles["median_ms"]?.doubleValue ?? 0, 300, "the articles feed takes 300 ms or more to load")
     }
 }
+
+final class SettledVisitTests: XCTestCase {
+    /// The visits a tracker drops as settled are never changed by a later event: dropped ones
+    /// followed by the rest at the end are the visits of a tracker that dropped none.
+    func testDroppedVisitsAreTheOnesNoLaterEventChanges() throws {
+        for events in [try LoadFixture.events(), Self.takenBackSession(steps: 40)] {
+            var whole = ScreenVisitTracker(), trimmed = ScreenVisitTracker()
+            var dropped: [ScreenVisit] = []
+            for event in events {
+                whole.consume(event)
+                trimmed.consume(event)
+                dropped += trimmed.dropSettledVisits()
+                XCTAssertEqual(trimmed.droppedVisitCount, dropped.count)
+                XCTAssertLessThanOrEqual(trimmed.visits.count, 2)
+            }
+            XCTAssertFalse(dropped.isEmpty)
+            XCTAssertEqual(dropped + trimmed.finish(), whole.finish())
+        }
+    }
+
+    /// A stack under Home where each step is either one tap that pushes a screen and pops it
+    /// again (one intent: the visit is taken back and Home's reopened) or a push and a pop on
+    /// taps of their own.
+    static func takenBackSession(steps: Int) -> [Event] {
+        var events: [Event] = []
+        func add(_ kind: EventKind, _ subject: String, screen: String? = nil, cause: UInt64? = nil, payload: JSONValue = .object([:])) -> UInt64 {
+            let seq = UInt64(events.count + 1)
+            events.append(Event(
+                wallNanoseconds: Int64(seq) * 100_000_000, monotonicNanoseconds: seq * 100_000_000, session: "s-1", sessionSeq: seq,
+                kind: kind, subject: subject, screen: screen, cause: cause, payload: payload))
+            return seq
+        }
+        let start = add(.sessionStart, "Session#1", payload: ["app": "taken-back"])
+        _ = add(.screenPush, "Stack#1", screen: "Home#1", cause: start, payload: ["stack": "Stack#1"])
+        _ = add(.windowRoot, "Window#1", screen: "Home#1", cause: start, payload: ["root": "Stack#1"])
+        for step in 1...steps {
+            let screen = "Detail#\(step)"
+            let tap = add(.action, "Home#1", screen: "Home#1")
+            let push = add(.screenPush, "Stack#1", screen: screen, cause: tap, payload: ["stack": "Stack#1"])
+            let popCause = step.isMultiple(of: 2) ? push : add(.action, screen, screen: screen)
+            _ = add(.screenPop, "Stack#1", screen: screen, cause: popCause, payload: ["stack": "Stack#1"])
+        }
+        _ = add(.sessionEnd, "Session#1")
+        return events
+    }
+}

@@ -36,9 +36,13 @@ struct SessionSpans {
     /// The visits of the screen the user sees, with the report's definitions: each screen
     /// instance's first visit times its load, and the session's end censors the last visit.
     private var visits = ScreenVisitTracker()
-    /// Where each screen's first visit is in `visits.visits` (checked on use: a later step of
-    /// the same intent can take the last visit back).
+    /// Where each screen's first visit is among the session's visits, counting those dropped
+    /// (checked on use: a later step of the same intent can take the last visit back).
     private var firstVisitIndex: [String: Int] = [:]
+    /// First visits that have settled (no later event can change them) and were dropped from
+    /// `visits`, kept until their screen's load is reported: the session's other visits are
+    /// not kept, so memory follows the open screens, not the session's length.
+    private var settledFirstVisits: [String: ScreenVisit] = [:]
     /// The screens whose load a span already carries.
     private var reportedLoads: Set<String> = []
     private var lastNanoseconds: Int64
@@ -63,7 +67,10 @@ struct SessionSpans {
     mutating func consume(_ event: Event) -> [OTLPSpan] {
         lastNanoseconds = max(lastNanoseconds, event.wallNanoseconds)
         visits.consume(event)
-        if let last = visits.visits.last, last.isFirstShowing { firstVisitIndex[last.screen] = visits.visits.count - 1 }
+        if let last = visits.visits.last, last.isFirstShowing {
+            firstVisitIndex[last.screen] = visits.droppedVisitCount + visits.visits.count - 1
+        }
+        if visits.visits.count >= 64 { keepSettledFirstVisits() }
         var finished: [OTLPSpan] = []
         switch event.kind {
         case .sessionStart:
@@ -193,6 +200,8 @@ struct SessionSpans {
     private mutating func visitAttributes(of screen: String) -> [OTLPAttribute] {
         var attributes: [OTLPAttribute] = []
         if let visit = endedFirstVisit(of: screen), reportedLoads.insert(screen).inserted {
+            settledFirstVisits[screen] = nil
+            firstVisitIndex[screen] = nil
             switch visit.load {
             case .ready(let nanoseconds, let outcome):
                 attributes.append(OTLPAttribute("navlog.load_ms", .double(Double(nanoseconds) / 1_000_000)))
@@ -213,9 +222,23 @@ struct SessionSpans {
     /// The first visit of `screen`, once it has ended; nil when the screen was never seen
     /// (or only in passing, within one intent).
     private func endedFirstVisit(of screen: String) -> ScreenVisit? {
-        guard let index = firstVisitIndex[screen], index < visits.visits.count else { return nil }
-        let visit = visits.visits[index]
+        if let visit = settledFirstVisits[screen] { return visit.end != nil ? visit : nil }
+        guard let index = firstVisitIndex[screen] else { return nil }
+        let position = index - visits.droppedVisitCount
+        guard position >= 0, position < visits.visits.count else { return nil }
+        let visit = visits.visits[position]
         return visit.screen == screen && visit.isFirstShowing && visit.end != nil ? visit : nil
+    }
+
+    /// Drops the visits no later event can change, keeping the first visits whose load is
+    /// still to be reported.
+    private mutating func keepSettledFirstVisits() {
+        let first = visits.droppedVisitCount
+        for (offset, visit) in visits.dropSettledVisits().enumerated()
+        where visit.isFirstShowing && firstVisitIndex[visit.screen] == first + offset && !reportedLoads.contains(visit.screen) {
+            settledFirstVisits[visit.screen] = visit
+            firstVisitIndex[visit.screen] = nil
+        }
     }
 
     private func makeSpan(

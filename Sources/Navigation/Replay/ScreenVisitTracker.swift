@@ -99,6 +99,22 @@ public struct ScreenVisitTracker: Sendable {
         return nil
     }
 
+    /// How many visits ``dropSettledVisits()`` has taken off the front of ``visits``: the
+    /// visit at `visits[i]` is the session's visit number `droppedVisitCount + i` (from 0).
+    public private(set) var droppedVisitCount = 0
+
+    /// Takes off and returns every visit but the last two, which are all that a later event
+    /// can still change (a later step of the same intent takes the last back and may reopen
+    /// the one before). For a reader that keeps what it needs of each visit as it settles, so
+    /// that a long session's visits do not pile up.
+    public mutating func dropSettledVisits() -> ArraySlice<ScreenVisit> {
+        guard visits.count > 2 else { return [] }
+        let settled = visits[..<(visits.count - 2)]
+        droppedVisitCount += settled.count
+        visits.removeFirst(settled.count)
+        return settled
+    }
+
     /// Closes the open visit at the last event seen and returns every visit.
     public mutating func finish() -> [ScreenVisit] {
         closeVisit(at: lastMonotonic, isCensored: true)
