@@ -101,39 +101,44 @@ struct ExportSink {
         pendingLogs.removeAll(keepingCapacity: true)
     }
 
-    /// Runs `body` with the encoder and a writer of its trace events to the output, each taken
-    /// out of `self` meanwhile so that both can change without copies.
+    /// Writes a Chrome trace event after the ones before it, comma-separated.
     private mutating func withChromeOutput(_ body: (inout ChromeTraceEncoder, (JSONValue) -> Void) -> Void) {
-        var encoder = ChromeTraceEncoder(), output = BufferedOutput(), hasWritten = hasWrittenChromeEvent
-        swap(&encoder, &chromeEncoder)
-        swap(&output, &self.output)
-        defer {
-            swap(&encoder, &chromeEncoder)
-            swap(&output, &self.output)
-            hasWrittenChromeEvent = hasWritten
+        var hasWritten = hasWrittenChromeEvent
+        withTakenOut(\.chromeEncoder, leaving: ChromeTraceEncoder()) { encoder, output in
+            body(&encoder) { event in
+                if hasWritten { output.write(",\n") }
+                output.write(event.serialized())
+                hasWritten = true
+            }
         }
-        body(&encoder) { event in
-            if hasWritten { output.write(",\n") }
-            output.write(event.serialized())
-            hasWritten = true
+        hasWrittenChromeEvent = hasWritten
+    }
+
+    /// Writes the rows of the table asked for, a line each.
+    private mutating func withClickHouseOutput(_ body: (inout ClickHouseEncoder, (ClickHouseEncoder.Table, JSONValue) -> Void) -> Void) {
+        let table = self.table
+        withTakenOut(\.clickHouseEncoder, leaving: ClickHouseEncoder()) { encoder, output in
+            body(&encoder) { rowTable, row in
+                guard rowTable.rawValue == table else { return }
+                output.write(row.serialized())
+                output.write("\n")
+            }
         }
     }
 
-    /// Runs `body` with the encoder and a writer of its rows to the output, each taken out of
-    /// `self` meanwhile so that both can change without copies.
-    private mutating func withClickHouseOutput(_ body: (inout ClickHouseEncoder, (ClickHouseEncoder.Table, JSONValue) -> Void) -> Void) {
-        var encoder = ClickHouseEncoder(), output = BufferedOutput()
-        swap(&encoder, &clickHouseEncoder)
-        swap(&output, &self.output)
+    /// Runs `body` with an encoder and the output, both taken out of `self` meanwhile (the
+    /// encoder replaced by `placeholder`), so that an encoder can write through a closure while
+    /// it changes, without copying either.
+    private mutating func withTakenOut<Encoder>(
+        _ field: WritableKeyPath<ExportSink, Encoder>, leaving placeholder: Encoder, _ body: (inout Encoder, inout BufferedOutput) -> Void
+    ) {
+        var encoder = placeholder, taken = BufferedOutput()
+        swap(&encoder, &self[keyPath: field])
+        swap(&taken, &output)
         defer {
-            swap(&encoder, &clickHouseEncoder)
-            swap(&output, &self.output)
+            swap(&encoder, &self[keyPath: field])
+            swap(&taken, &output)
         }
-        let table = self.table
-        body(&encoder) { rowTable, row in
-            guard rowTable.rawValue == table else { return }
-            output.write(row.serialized())
-            output.write("\n")
-        }
+        body(&encoder, &taken)
     }
 }
