@@ -62,7 +62,7 @@ enum BaselineSaveBenchmark {
             saves.append(save)
         }
         let report = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: root + "/baseline-report.json")))
-        let journalBytes = try FileManager.default.contentsOfDirectory(atPath: journal).reduce(Int64(0)) { $0 + fileBytes(journal + "/" + $1) }
+        let journalBytes = try directoryBytes(journal)
         return Figure(
             journal: name, events: Int(report["events"]?.intValue ?? 0), journalBytes: journalBytes, baselineBytes: fileBytes(baseline),
             saveSeconds: saves.map(\.seconds).min() ?? 0, reportSeconds: reports.map(\.seconds).min() ?? 0,

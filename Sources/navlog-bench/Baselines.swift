@@ -79,6 +79,11 @@ func fileBytes(_ path: String) -> Int64 {
     return stat(path, &status) == 0 ? Int64(status.st_size) : 0
 }
 
+/// The bytes of the files in `directory` (a journal directory: no subdirectories).
+func directoryBytes(_ directory: String) throws -> Int64 {
+    try FileManager.default.contentsOfDirectory(atPath: directory).reduce(Int64(0)) { $0 + fileBytes(directory + "/" + $1) }
+}
+
 /// Baseline A's table, written a batch at a time: one row per event, payload as JSON text,
 /// a prepared statement, one transaction per `batch` rows, WAL.
 final class RowWriter {

@@ -132,7 +132,7 @@ enum ReportBenchmark {
         let duckdbRows = Int(duckdbs.last?["rows"]?.intValue ?? -1)
         // The same SQL over the same rows: the same figures, or one of the two did not run it.
         guard duckdbRows == sqliteRows else { throw BenchmarkError("DuckDB returned \(duckdbRows) rows and sqlite3 \(sqliteRows) for the same SQL") }
-        let journalBytes = try FileManager.default.contentsOfDirectory(atPath: journalDirectory).reduce(Int64(0)) { $0 + fileBytes(journalDirectory + "/" + $1) }
+        let journalBytes = try directoryBytes(journalDirectory)
         return Result(
             events: written, reportSeconds: reports.map(\.seconds).min() ?? 0,
             reportPeakRSSMegabytes: Double(reports.map(\.maxRSSKilobytes).max() ?? 0) / 1024,
