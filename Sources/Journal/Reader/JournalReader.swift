@@ -122,7 +122,7 @@ public struct JournalEventIterator {
             let page: (events: [Event], scannedThrough: UInt64?)
             do {
                 // A page is up to 4 blocks and stops at the block that brings it to 8192 events:
-                // 4 blocks of 2048 (older files), or one block of up to 16384.
+                // 4 blocks of 2048 (older files), or one of today's 8192-event blocks.
                 page = try reader.events(after: max(groups[index].lastSeq, groups[index].scannedSeq), blockLimit: 4, eventBudget: 8192)
             } catch {
                 groups[index].closeReader()
