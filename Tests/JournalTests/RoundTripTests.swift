@@ -104,7 +104,8 @@ final class RoundTripTests: XCTestCase {
         let names = try database.rows("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name").compactMap { $0[0].text }
         XCTAssertEqual(names, ["block", "event", "event_view", "kind", "meta", "migration", "run", "run_label", "session", "string"])
         XCTAssertEqual(try database.scalar("PRAGMA user_version")?.integer, Int64(JournalSchema.currentVersion))
-        XCTAssertEqual(try database.rows("SELECT name FROM migration").compactMap { $0[0].text }, ["v1-tables"])
+        XCTAssertEqual(try database.rows("SELECT name FROM migration").compactMap { $0[0].text }, ["v1-tables", "v2-block-format-2"])
+        XCTAssertEqual(try database.scalar("SELECT value FROM meta WHERE key = 'block_format'")?.text, "2")
         XCTAssertEqual(try database.scalar("SELECT value FROM run_label WHERE key = 'app'")?.text, "tabs")
         XCTAssertEqual(try database.scalar("SELECT sum(event_count) FROM event_view")?.integer, 50)
         XCTAssertNotNil(try database.scalar("SELECT ended_ns FROM run")?.integer)

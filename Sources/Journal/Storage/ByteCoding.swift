@@ -129,8 +129,9 @@ struct ByteReader {
     let bytes: [UInt8]
     private(set) var offset = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
+        self.offset = offset
     }
 
     var isAtEnd: Bool { offset >= bytes.count }
@@ -233,6 +234,27 @@ struct ByteReader {
             return try cached(start..<offset + count, in: cache) { .string($0.readString(count: count)) }
         case 6, 7:
             return try readComposite(tag, depth: depth, cache: cache)
+        default:
+            throw ByteReaderError(offset: offset - 1, reason: "unknown value tag \(tag)")
+        }
+    }
+
+    /// Moves past one value without building it.
+    mutating func skipJSON(depth: Int = 0) throws {
+        guard depth < 512 else { throw ByteReaderError(offset: offset, reason: "nesting too deep") }
+        let tag = try readByte()
+        switch tag {
+        case 0, 1, 2: return
+        case 3: _ = try readVarint()
+        case 4: try skip(8)
+        case 5: try skip(try readCount())
+        case 6:
+            for _ in 0..<(try readCount()) { try skipJSON(depth: depth + 1) }
+        case 7:
+            for _ in 0..<(try readCount()) {
+                try skip(try readCount())
+                try skipJSON(depth: depth + 1)
+            }
         default:
             throw ByteReaderError(offset: offset - 1, reason: "unknown value tag \(tag)")
         }

@@ -24,12 +24,15 @@ struct StoredEvent: Equatable {
 
 /// The uncompressed layout of a block of events, column by column.
 ///
-/// Layout (all integers varints): version 1, count, first seq; then one column at a time: seq
-/// deltas, wall-time deltas (zigzag), monotonic deltas minus wall deltas (zigzag), session ids, kind ids,
-/// session-seq deltas per session (zigzag), subject ids, screen ids, parent ids, causes (0 for
-/// none, else 1 + zigzag(sessionSeq − cause)); then the payloads, length-prefixed, ordered by
-/// subject (stable), so successive snapshots of one view model sit next to each other and
-/// deflate finds them within its 32 KiB window.
+/// Layout (all integers varints): version (2; 1 is still read), count, first seq; then one
+/// column at a time: seq deltas, wall-time deltas (zigzag), monotonic deltas minus wall deltas
+/// (zigzag), session ids, kind ids, session-seq deltas per session (zigzag), subject ids and
+/// screen ids (each through its session's recent ids, see ``RecentIDs``), parent ids, causes (0 for none, else 1 + zigzag(sessionSeq − cause)); then the payloads,
+/// ordered by kind and then subject (stable), so successive snapshots of one view model come one
+/// after the other, split into one stream per kind and member (see ``PayloadShredder``).
+///
+/// Version 1 wrote subject and screen ids as they are, and each payload whole, length-prefixed,
+/// ordered by subject alone.
 ///
 /// Why blocks and not preset dictionaries: on `scripts/bench` (400k events, 1631 sessions, 335-byte
 /// average NDJSON line) the payloads cost 5.4 bytes/event deflated in blocks of 2048 grouped by
@@ -37,10 +40,14 @@ struct StoredEvent: Equatable {
 /// the previous payload of the same subject (per-stream overhead dominates). The whole journal
 /// came to 16.5 bytes/event, 0.43x gzip -6 NDJSON (38.1).
 enum EventBlock {
-    static let version: UInt8 = 1
+    /// The version this navlog writes.
+    static let version: UInt8 = 2
+    /// The versions it reads.
+    static let readableVersions: ClosedRange<UInt8> = 1...2
 
-    /// Returns the uncompressed bytes of `events`, which are in seq order.
-    static func encode(_ events: [StoredEvent]) -> [UInt8] {
+    /// Returns the uncompressed bytes of `events`, which are in seq order, in block format
+    /// `version` (tests write version 1 to check it is still read).
+    static func encode(_ events: [StoredEvent], version: UInt8 = version) -> [UInt8] {
         // Through a buffer pointer: the column loops read fields in place, where `for event in
         // events` copied each event, retaining and releasing its payload, once per column.
         events.withUnsafeBufferPointer { events in
@@ -77,8 +84,16 @@ enum EventBlock {
                     return sessionSeq
                 }
             }
-            for index in events.indices { writer.writeVarint(UInt64(events[index].subject)) }
-            for index in events.indices { writer.writeVarint(UInt64(events[index].screen)) }
+            if version == 1 {
+                for index in events.indices { writer.writeVarint(UInt64(events[index].subject)) }
+                for index in events.indices { writer.writeVarint(UInt64(events[index].screen)) }
+            } else {
+                let sessions = events.indices.map { events[$0].session }
+                var subjects = RecentIDs(sessions: sessions)
+                for index in events.indices { writer.writeVarint(subjects.encode(events[index].subject, at: index)) }
+                var screens = RecentIDs(sessions: sessions)
+                for index in events.indices { writer.writeVarint(screens.encode(events[index].screen, at: index)) }
+            }
             for index in events.indices { writer.writeVarint(UInt64(events[index].parent)) }
             for index in events.indices {
                 if let cause = events[index].cause {
@@ -87,21 +102,42 @@ enum EventBlock {
                     writer.writeVarint(0)
                 }
             }
+            if version == 1 {
+                writeWholePayloads(events, into: &writer)
+                return writer.bytes
+            }
+            var shredder = PayloadShredder()
             var payload = ByteWriter(capacity: 512)
-            for index in payloadOrder(events.indices.map { events[$0].subject }) {
+            for index in payloadOrder(kinds: events.indices.map { events[$0].kind }, subjects: events.indices.map { events[$0].subject }) {
                 // Through the pointee: `events[index].payload` copied the whole event first.
                 let event = UnsafePointer(events.baseAddress! + index)
                 if let encoded = event.pointee.encodedPayload {
-                    writer.writeVarint(UInt64(encoded.count))
-                    writer.bytes.append(contentsOf: encoded)
+                    encoded.withUnsafeBytes { shredder.add(kind: event.pointee.kind, payload: $0) }
                     continue
                 }
                 payload.bytes.removeAll(keepingCapacity: true)
                 payload.writeJSON(event.pointee.payload)
-                writer.writeVarint(UInt64(payload.bytes.count))
-                writer.bytes.append(contentsOf: payload.bytes)
+                payload.bytes.withUnsafeBytes { shredder.add(kind: event.pointee.kind, payload: $0) }
             }
+            shredder.write(into: &writer)
             return writer.bytes
+        }
+    }
+
+    /// Appends version 1's payloads: each whole and length-prefixed, in subject order.
+    private static func writeWholePayloads(_ events: UnsafeBufferPointer<StoredEvent>, into writer: inout ByteWriter) {
+        var payload = ByteWriter(capacity: 512)
+        for index in payloadOrder(events.indices.map { events[$0].subject }) {
+            let event = UnsafePointer(events.baseAddress! + index)
+            if let encoded = event.pointee.encodedPayload {
+                writer.writeVarint(UInt64(encoded.count))
+                writer.bytes.append(contentsOf: encoded)
+                continue
+            }
+            payload.bytes.removeAll(keepingCapacity: true)
+            payload.writeJSON(event.pointee.payload)
+            writer.writeVarint(UInt64(payload.bytes.count))
+            writer.bytes.append(contentsOf: payload.bytes)
         }
     }
 
@@ -123,8 +159,10 @@ enum EventBlock {
                               plan: ((Int64) throws -> PayloadReading)? = nil) throws -> Columns {
         var reader = ByteReader(bytes)
         let version = try reader.readByte()
-        guard version == Self.version else {
-            throw ByteReaderError(offset: 0, reason: "unknown block version \(version)")
+        guard readableVersions.contains(version) else {
+            throw ByteReaderError(offset: 0, reason: version > Self.version
+                ? "block format \(version) is newer than the \(Self.version) this navlog reads; upgrade navlog"
+                : "unknown block format \(version)")
         }
         let count = try reader.readCount()
         var columns = Columns(count: count)
@@ -153,8 +191,15 @@ enum EventBlock {
             let value = try lastSessionSeq.advance(columns.session[index]) { $0 &+ UInt64(bitPattern: try reader.readSigned()) }
             columns.sessionSeq[index] = value
         }
-        for index in 0..<count { columns.subject[index] = Int64(bitPattern: try reader.readVarint()) }
-        for index in 0..<count { columns.screen[index] = Int64(bitPattern: try reader.readVarint()) }
+        if version == 1 {
+            for index in 0..<count { columns.subject[index] = Int64(bitPattern: try reader.readVarint()) }
+            for index in 0..<count { columns.screen[index] = Int64(bitPattern: try reader.readVarint()) }
+        } else {
+            var subjects = RecentIDs(sessions: columns.session)
+            for index in 0..<count { columns.subject[index] = try subjects.decode(try reader.readVarint(), at: index) }
+            var screens = RecentIDs(sessions: columns.session)
+            for index in 0..<count { columns.screen[index] = try screens.decode(try reader.readVarint(), at: index) }
+        }
         for index in 0..<count { columns.parent[index] = Int64(bitPattern: try reader.readVarint()) }
         for index in 0..<count {
             let raw = try reader.readVarint()
@@ -169,6 +214,23 @@ enum EventBlock {
             planByKind = Array(repeating: nil, count: Int(largest) + 1)
             for kind in columns.kind where planByKind[Int(kind)] == nil { planByKind[Int(kind)] = try plan(kind) }
         }
+        if version == 1 {
+            try readWholePayloads(&reader, into: &columns, planByKind: planByKind, cache: cache)
+        } else {
+            var payloads = try ShreddedPayloads(&reader)
+            for index in payloadOrder(kinds: columns.kind, subjects: columns.subject) {
+                let reading = planByKind.isEmpty ? nil : planByKind[Int(columns.kind[index])]
+                columns.payload[index] = try payloads.read(kind: columns.kind[index], reading, cache: cache)
+            }
+            try payloads.finish()
+        }
+        guard reader.isAtEnd else { throw ByteReaderError(offset: reader.offset, reason: "trailing bytes") }
+        return columns
+    }
+
+    /// Reads version 1's whole, length-prefixed payloads.
+    private static func readWholePayloads(_ reader: inout ByteReader, into columns: inout Columns, planByKind: [PayloadReading?],
+                                      cache: DecodedValueCache?) throws {
         for index in payloadOrder(columns.subject) {
             let length = try reader.readCount()
             let end = reader.offset + length
@@ -188,8 +250,6 @@ enum EventBlock {
                 throw ByteReaderError(offset: reader.offset, reason: "payload of seq \(columns.seq[index]) has the wrong length")
             }
         }
-        guard reader.isAtEnd else { throw ByteReaderError(offset: reader.offset, reason: "trailing bytes") }
-        return columns
     }
 
     /// The last session seq of each session in a block, for the session-seq column's deltas:
@@ -275,6 +335,29 @@ enum EventBlock {
                             screen: screen[index], cause: cause[index], parent: parent[index], payload: payload[index])
             }
         }
+    }
+
+    /// Returns event indices ordered by kind id and then subject id, keeping seq order within
+    /// a subject: version 2's payload order.
+    static func payloadOrder(kinds: [Int64], subjects: [Int64]) -> [Int] {
+        let bySubject = payloadOrder(subjects)
+        guard let largest = kinds.max(), largest < denseKindIDs, kinds.allSatisfy({ $0 >= 0 }) else {
+            // Kind ids this large come only from a damaged block.
+            return bySubject.enumerated().sorted { left, right in
+                kinds[left.element] != kinds[right.element] ? kinds[left.element] < kinds[right.element] : left.offset < right.offset
+            }.map(\.element)
+        }
+        // A stable counting sort of the subject order by kind.
+        var starts = [Int](repeating: 0, count: Int(largest) + 2)
+        for kind in kinds { starts[Int(kind) + 1] += 1 }
+        for index in 1..<starts.count { starts[index] += starts[index - 1] }
+        var order = [Int](repeating: 0, count: kinds.count)
+        for position in bySubject {
+            let kind = Int(kinds[position])
+            order[starts[kind]] = position
+            starts[kind] += 1
+        }
+        return order
     }
 
     /// Returns event indices ordered by subject id, keeping seq order within a subject.

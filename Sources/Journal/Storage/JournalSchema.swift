@@ -50,6 +50,11 @@ enum JournalSchema {
                 JOIN session s ON s.id = e.session
                 JOIN run r ON r.id = s.run;
             """),
+        // Blocks of format 2 (payloads split into streams, see EventBlock); a navlog that reads
+        // only format 1 refuses the file by its schema version instead of calling blocks damaged.
+        Migration(name: "v2-block-format-2", sql: """
+            INSERT OR REPLACE INTO meta(key, value) VALUES ('block_format', '2');
+            """),
     ]
 
     /// The version this navlog writes and the newest it reads.
