@@ -26,9 +26,11 @@ public final class Deflater {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private var isOpen = false
 
-    public init(level: Int32 = 6, format: ZlibFormat = .raw) throws {
+    /// A deflater at `level`; `memoryLevel` (1–9) sizes its hash table and its buffer of
+    /// symbols, and with it how often a new set of Huffman codes starts (see `deflateInit2`).
+    public init(level: Int32 = 6, format: ZlibFormat = .raw, memoryLevel: Int32 = 8) throws {
         stream.initialize(to: z_stream())
-        let code = deflateInit2_(stream, level, Z_DEFLATED, format.windowBits, 8, Z_DEFAULT_STRATEGY,
+        let code = deflateInit2_(stream, level, Z_DEFLATED, format.windowBits, memoryLevel, Z_DEFAULT_STRATEGY,
                                  ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard code == Z_OK else {
             stream.deallocate()
