@@ -48,7 +48,7 @@ final class JournalFileWriter {
         do {
             let database = file.database
             // Memory level 7, not zlib's default 8: half the symbols per set of Huffman codes
-            // suits a block's mix of columns and payload streams (0.314 -> 0.302 of ndjson gzip
+            // suits a block's mix of columns and payload streams (0.308 -> 0.302 of ndjson gzip
             // on the bench workload; docs/PERFORMANCE.md).
             deflater = try Deflater(level: configuration.compressionLevel, format: .raw, memoryLevel: 7)
             try database.execute("BEGIN")
