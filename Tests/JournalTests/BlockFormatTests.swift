@@ -89,7 +89,7 @@ final class BlockFormatTests: XCTestCase {
         // Records whose keys differ every time: past the limit, objects are kept whole, and
         // everything reads back.
         let varied = (0..<(PayloadShredder.mostShapes + 500)).map { index -> StoredEvent in
-            let payload: JSONValue = .object(["field\(index)": .int(Int64(index)), "title": .string("Dashboard pending review")])
+            let payload: JSONValue = .object(["field\(index)": .int(Int64(index)), "title": .string("Dashboard pending review, a title long enough to split")])
             return StoredEvent(seq: UInt64(index + 1), wallNanoseconds: Int64(index), monotonicNanoseconds: UInt64(index), session: 1, kind: 1,
                         sessionSeq: UInt64(index + 1), subject: Int64(index % 9 + 1), screen: 0, cause: nil, parent: 0,
                         payload: payload)
