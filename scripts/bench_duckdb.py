@@ -9,6 +9,12 @@ process:
         through a CSV that the sqlite3 CLI prints (DuckDB's sqlite extension would need a
         download). Prints one JSON line: rows, bytes, seconds.
 
+    bench_duckdb.py ndjson EVENTS.ndjson ROWS.parquet
+        Writes the events of `navlog export --format ndjson` as the same Parquet file: baseline
+        A's columns (times in nanoseconds, the payload as JSON text, run, session and the rest as
+        text), zstd level 19. For the explore journals of the four apps, whose events are not
+        generated as rows. Prints one JSON line: rows, bytes, seconds.
+
     bench_duckdb.py query ROWS.parquet QUERY.sql OUTPUT
         Runs the bench's report SQL (written for SQLite: json_extract, instr, window functions;
         json_extract becomes json_extract_string, DuckDB's name for the same) over the Parquet file with DuckDB's default threads, writes the result rows to OUTPUT as
@@ -78,6 +84,54 @@ def convert(rows, parquet):
     print(json.dumps({"rows": count, "bytes": os.path.getsize(parquet), "seconds": time.monotonic() - start}))
 
 
+ROW_COLUMNS = ["seq", "time_ns", "mono_ns", "run", "session", "session_seq", "kind", "subject", "screen", "cause", "parent", "payload"]
+
+
+def nanoseconds(time_text, path, number):
+    """Nanoseconds since 1970 of an RFC 3339 UTC time with up to nine fraction digits."""
+    import calendar  # noqa: PLC0415
+
+    try:
+        whole, _, fraction = time_text.rstrip("Z").partition(".")
+        seconds = calendar.timegm(time.strptime(whole, "%Y-%m-%dT%H:%M:%S"))
+        return seconds * 1_000_000_000 + int((fraction + "000000000")[:9])
+    except ValueError:
+        fail(f"{path}:{number}: time {time_text!r} is not RFC 3339 UTC")
+
+
+def ndjson_to_parquet(events, parquet):
+    import csv as csvmodule  # noqa: PLC0415
+
+    duckdb = load_duckdb()
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(parquet))) as scratch:
+        csv = os.path.join(scratch, "rows.csv")
+        try:
+            source = open(events)
+        except OSError as error:
+            fail(f"{events}: {error.strerror}")
+        with source, open(csv, "w", newline="") as output:
+            writer = csvmodule.writer(output)
+            writer.writerow(ROW_COLUMNS)
+            for number, line in enumerate(source, 1):
+                try:
+                    event = json.loads(line)
+                except ValueError as error:
+                    fail(f"{events}:{number}: not JSON ({error})")
+                payload = json.dumps(event.get("payload", {}), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+                writer.writerow([event["seq"], nanoseconds(event["time"], events, number), event["mono_ns"], event["run"], event["session"],
+                                 event["session_seq"], event["kind"], event["subject"], event.get("screen"), event.get("cause"),
+                                 event.get("parent"), payload])
+        connection = duckdb.connect()
+        types = {name: ("VARCHAR" if name in TEXT_COLUMNS else "BIGINT") for name in ROW_COLUMNS}
+        connection.execute(
+            f"COPY (SELECT * FROM read_csv({literal(csv)}, header = true, columns = {types!r}, quote = '\"', escape = '\"')) "
+            f"TO {literal(parquet)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 19)"
+        )
+        count = connection.execute("SELECT count(*) FROM read_parquet(?)", [parquet]).fetchone()[0]
+    print(json.dumps({"rows": count, "bytes": os.path.getsize(parquet), "seconds": time.monotonic() - start}))
+
+
 def query(parquet, sql_path, output):
     duckdb = load_duckdb()
     try:
@@ -102,6 +156,8 @@ def query(parquet, sql_path, output):
 def main(argv):
     if len(argv) == 3 and argv[0] == "convert":
         convert(argv[1], argv[2])
+    elif len(argv) == 3 and argv[0] == "ndjson":
+        ndjson_to_parquet(argv[1], argv[2])
     elif len(argv) == 4 and argv[0] == "query":
         query(argv[1], argv[2], argv[3])
     else:

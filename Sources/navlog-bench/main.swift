@@ -19,6 +19,7 @@ var sinkEventCount = 200_000
 var reportEventCount = 10_000_000
 var exportSteps = 150_000
 var baselineSessions = 300
+var exploreSessions = 40
 var clientCount = 8
 var daemonSeconds = 3.0
 var idleSessionCount = 2000
@@ -36,6 +37,9 @@ let usage = """
                           sessions of the articles journal that baseline save is timed on (default
                           300, about 830k events), beside one tabs session of 180k steps (about
                           730k events); 0 skips the part
+      --explore-sessions N
+                          sessions of 2000 steps each of the four apps' explore journals that the
+                          journal's size is also measured on (default 40); 0 skips the part
       --clients N         keep-alive loopback clients for the daemon part (default 8)
       --daemon-seconds S  how long the daemon and the ceiling are each loaded, in 10 alternating turns
                           (default 3, at least 1)
@@ -80,6 +84,7 @@ while let argument = arguments.popFirst() {
     case "--report-events": reportEventCount = count(argument, minimum: 0)
     case "--export-steps": exportSteps = count(argument, minimum: 0)
     case "--baseline-sessions": baselineSessions = count(argument, minimum: 0)
+    case "--explore-sessions": exploreSessions = count(argument, minimum: 0)
     case "--clients": clientCount = count(argument, minimum: 1)
     case "--daemon-seconds": daemonSeconds = value(of: argument, { Double($0).flatMap { $0 >= 1 ? $0 : nil } }, "a number of seconds of at least 1")
     case "--idle-sessions": idleSessionCount = count(argument, minimum: 1)
@@ -243,6 +248,25 @@ if reportEventCount > 0 {
     summaryExtras["report_speed_ratio_vs_duckdb"] = .double(duckdbSpeed)
     summaryExtras["parquet_zstd_bytes_per_event"] = .double(parquetPerEvent)
     summaryExtras["size_ratio_vs_parquet"] = .double(parquetSize)
+}
+
+// MARK: - Journal size on the four apps' explore journals
+
+if exploreSessions > 0 {
+    let figures = try ExploreSizeBenchmark.run(sessions: exploreSessions, steps: 2000, root: root, navlog: navlog, duckdbScript: duckdbScript)
+    line("journal size on explore journals (\(exploreSessions) sessions of 2000 steps per app), against ndjson gzip -6 (B) and Parquet zstd-19 (D) of the same events:")
+    for figure in figures {
+        let perEvent = { (bytes: Int64) in format(Double(bytes) / Double(figure.events), 2) }
+        line("  \(figure.app.padding(toLength: 14, withPad: " ", startingAt: 0)) \(figure.events) events: journal \(perEvent(figure.journalBytes)) B/event, "
+            + "ndjson gzip \(perEvent(figure.ndjsonGzipBytes)), parquet \(perEvent(figure.parquetBytes)); "
+            + "journal / ndjson-gzip = \(format(figure.ratioVsNDJSONGzip, 3)), journal / parquet = \(format(figure.ratioVsParquet, 2))")
+    }
+    let worstGzip = figures.map(\.ratioVsNDJSONGzip).max() ?? 0
+    let worstParquet = figures.map(\.ratioVsParquet).max() ?? 0
+    line("explore journals: largest journal / ndjson-gzip = \(format(worstGzip, 3)) (target <= 0.30: \(worstGzip <= 0.30 ? "met" : "MISSED")); "
+        + "largest journal / parquet = \(format(worstParquet, 2)) (target <= 1: \(worstParquet <= 1 ? "met" : "MISSED"))")
+    summaryExtras["explore_size_ratio_vs_ndjson_gzip"] = .double(worstGzip)
+    summaryExtras["explore_size_ratio_vs_parquet"] = .double(worstParquet)
 }
 
 // MARK: - Export over one long session
