@@ -37,10 +37,10 @@ final class OTLPHTTPExporter {
     /// Returns the body of `spans`: an OTLP/JSON `ExportTraceServiceRequest`, gzip-compressed
     /// when configured.
     func makeBody(_ spans: ArraySlice<SpanLedger.PendingSpan>, labels: (String) -> [String: String]) throws -> [UInt8] {
-        let request = OTLPTraceEncoder.makeRequest(spans: spans.map(\.span)) { span in
+        var json: [UInt8] = []
+        OTLPTraceEncoder.writeRequest(spans: spans.map(\.span), resource: { span in
             OTLPResource(run: span.run, app: span.app, labels: labels(span.run))
-        }
-        let json = Array(request.serialized().utf8)
+        }, to: &json)
         return try deflater?.compressAll(json) ?? json
     }
 

@@ -128,6 +128,11 @@ struct BufferedOutput {
         if buffer.utf8.count >= 1 << 16 { flush() }
     }
 
+    /// Writes UTF-8 bytes, such as JSON a writer built as bytes.
+    mutating func write(_ bytes: [UInt8]) {
+        write(String(decoding: bytes, as: UTF8.self))
+    }
+
     mutating func flush() {
         guard !buffer.isEmpty else { return }
         Output.standardOutput(buffer)

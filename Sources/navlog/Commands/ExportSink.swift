@@ -83,11 +83,13 @@ struct ExportSink {
 
     private mutating func writeSpans() {
         guard !pendingSpans.isEmpty else { return }
-        let request = OTLPTraceEncoder.makeRequest(spans: pendingSpans, scopeVersion: navlogVersion) { span in
+        var request: [UInt8] = []
+        request.reserveCapacity(pendingSpans.count * 2048)
+        OTLPTraceEncoder.writeRequest(spans: pendingSpans, scopeVersion: navlogVersion, resource: { span in
             OTLPResource(run: span.run, app: span.app, labels: labels[span.run] ?? [:], serviceName: serviceName)
-        }
-        output.write(request.serialized())
-        output.write("\n")
+        }, to: &request)
+        request.append(UInt8(ascii: "\n"))
+        output.write(request)
         pendingSpans.removeAll(keepingCapacity: true)
     }
 
