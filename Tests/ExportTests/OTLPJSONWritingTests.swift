@@ -3,8 +3,9 @@ import Foundation
 import Navigation
 import XCTest
 
-/// OTLP/JSON written straight to bytes (`OTLPTraceEncoder.writeRequest`) is the same text as
-/// the request built as a `JSONValue` and serialized, byte for byte.
+/// OTLP/JSON written straight to bytes (`OTLPTraceEncoder.writeRequest`,
+/// `OTLPLogEncoder.writeRequest`) is the same text as the request built as a `JSONValue` and
+/// serialized, byte for byte.
 final class OTLPJSONWritingTests: XCTestCase {
     /// The spans of the leak and load fixtures' sessions, as the encoder hands them out.
     private func fixtureSpans() throws -> [OTLPSpan] {
@@ -53,5 +54,23 @@ final class OTLPJSONWritingTests: XCTestCase {
         spans[1].status = OTLPStatus(code: .ok)
         spans[1].endNanoseconds = spans[1].startNanoseconds - 10
         assertSameText(spans, scopeVersion: "dev \"build\"")
+    }
+
+    func testLogRequestsAreTheSameText() throws {
+        var events = try LeakFixture.events(session: "s-1") + LoadFixture.events(session: "s-2")
+        events[3].run = "r-\"other\""
+        events[4].kind = .error
+        events[4].payload = ["message": "quote\" back\\ newline\n é 日本", "code": -1005, "ratio": 0.25]
+        events[5].kind = .journalDropped
+        let resource = { (event: Event) in OTLPResource(run: event.run, labels: event.session == "s-2" ? ["ci": "1"] : [:]) }
+        for version in ["", "1.2.3"] {
+            let tree = OTLPLogEncoder.makeRequest(events: events, scopeVersion: version, resource: resource).serialized()
+            var bytes: [UInt8] = []
+            OTLPLogEncoder.writeRequest(events: events, scopeVersion: version, resource: resource, to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), tree)
+        }
+        var empty: [UInt8] = []
+        OTLPLogEncoder.writeRequest(events: [], resource: resource, to: &empty)
+        XCTAssertEqual(String(decoding: empty, as: UTF8.self), OTLPLogEncoder.makeRequest(events: [], resource: resource).serialized())
     }
 }

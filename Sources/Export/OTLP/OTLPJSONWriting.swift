@@ -12,26 +12,89 @@ extension OTLPTraceEncoder {
     public static func writeRequest(
         spans: [OTLPSpan], scopeVersion: String = "", resource: (OTLPSpan) -> OTLPResource, to output: inout [UInt8]
     ) {
+        OTLPResource.writeRequest(spans, names: ("resourceSpans", "scopeSpans", "spans"), scopeVersion: scopeVersion, resource: resource,
+                                  to: &output) { span, output in span.writeJSON(to: &output) }
+    }
+}
+
+extension OTLPLogEncoder {
+    /// Appends the OTLP/JSON text of ``makeRequest(events:scopeVersion:resource:)``'s request
+    /// for `events`: the same bytes as its `serialized()`.
+    public static func writeRequest(
+        events: [Event], scopeVersion: String = "", resource: (Event) -> OTLPResource, to output: inout [UInt8]
+    ) {
+        OTLPResource.writeRequest(events, names: ("resourceLogs", "scopeLogs", "logRecords"), scopeVersion: scopeVersion, resource: resource,
+                                  to: &output) { event, output in writeLogRecord(for: event, to: &output) }
+    }
+
+    /// Appends ``logRecord(for:)`` as JSON text.
+    static func writeLogRecord(for event: Event, to output: inout [UInt8]) {
+        let isError = event.kind == .error || event.kind == .journalDropped
+        output += #"{"attributes":"#.utf8
+        OTLPAttribute.writeJSON(
+            [OTLPAttribute("navlog.run", .string(event.run)), OTLPAttribute("navlog.session", .string(event.session))] + OTLPAttribute.describing(event),
+            to: &output)
+        output += #","body":"#.utf8
+        OTLPValue.string(event.jsonLine()).writeJSON(to: &output)
+        output += #","observedTimeUnixNano":"#.utf8
+        OTLPValue.writeInt64String(event.wallNanoseconds, to: &output)
+        output += (isError ? #","severityNumber":17,"severityText":"ERROR","# : #","severityNumber":9,"severityText":"INFO","#).utf8
+        output += #""spanId":"#.utf8
+        JSONValue.writeString(DeterministicID.sessionSpanID(run: event.run, session: event.session), to: &output)
+        output += #","timeUnixNano":"#.utf8
+        OTLPValue.writeInt64String(event.wallNanoseconds, to: &output)
+        output += #","traceId":"#.utf8
+        JSONValue.writeString(DeterministicID.traceID(run: event.run, session: event.session), to: &output)
+        output.append(UInt8(ascii: "}"))
+    }
+}
+
+extension OTLPResource {
+    /// Appends an OTLP/JSON export request: `items` grouped under one resource each, in order of
+    /// first appearance, as `{"<resources>":[{"resource":…,"<scopes>":[{"<items>":[…],"scope":…}]}]}`
+    /// with every object's keys in sorted order, as `JSONValue.serialized()` prints them.
+    static func writeRequest<Item>(
+        _ items: [Item], names: (resources: String, scopes: String, items: String), scopeVersion: String,
+        resource: (Item) -> OTLPResource, to output: inout [UInt8], writeItem: (Item, inout [UInt8]) -> Void
+    ) {
         var order: [OTLPResource] = []
         var grouped: [OTLPResource: [Int]] = [:]
-        for (index, span) in spans.enumerated() {
-            let key = resource(span)
+        for (index, item) in items.enumerated() {
+            let key = resource(item)
             if grouped[key] == nil { order.append(key) }
             grouped[key, default: []].append(index)
         }
-        output += #"{"resourceSpans":["#.utf8
+        func writeItems(_ key: OTLPResource) {
+            JSONValue.writeString(names.items, to: &output)
+            output += ":[".utf8
+            for (count, index) in grouped[key]!.enumerated() {
+                if count > 0 { output.append(UInt8(ascii: ",")) }
+                writeItem(items[index], &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "{"))
+        JSONValue.writeString(names.resources, to: &output)
+        output += ":[".utf8
         for (position, key) in order.enumerated() {
             if position > 0 { output.append(UInt8(ascii: ",")) }
             output += #"{"resource":"#.utf8
             key.jsonObject().write(to: &output)
-            output += #","scopeSpans":[{"scope":"#.utf8
-            OTLPResource.scope(version: scopeVersion).write(to: &output)
-            output += #","spans":["#.utf8
-            for (count, index) in grouped[key]!.enumerated() {
-                if count > 0 { output.append(UInt8(ascii: ",")) }
-                spans[index].writeJSON(to: &output)
+            output.append(UInt8(ascii: ","))
+            JSONValue.writeString(names.scopes, to: &output)
+            output += ":[{".utf8
+            let itemsFirst = names.items < "scope"
+            if itemsFirst {
+                writeItems(key)
+                output.append(UInt8(ascii: ","))
             }
-            output += "]}]}".utf8
+            output += #""scope":"#.utf8
+            scope(version: scopeVersion).write(to: &output)
+            if !itemsFirst {
+                output.append(UInt8(ascii: ","))
+                writeItems(key)
+            }
+            output += "}]}".utf8
         }
         output += "]}".utf8
     }

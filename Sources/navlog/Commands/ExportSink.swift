@@ -95,11 +95,12 @@ struct ExportSink {
 
     private mutating func writeLogs() {
         guard !pendingLogs.isEmpty else { return }
-        let request = OTLPLogEncoder.makeRequest(events: pendingLogs, scopeVersion: navlogVersion) { event in
+        var request: [UInt8] = []
+        OTLPLogEncoder.writeRequest(events: pendingLogs, scopeVersion: navlogVersion, resource: { event in
             OTLPResource(run: event.run, labels: labels[event.run] ?? [:], serviceName: serviceName)
-        }
-        output.write(request.serialized())
-        output.write("\n")
+        }, to: &request)
+        request.append(UInt8(ascii: "\n"))
+        output.write(request)
         pendingLogs.removeAll(keepingCapacity: true)
     }
 
