@@ -25,6 +25,8 @@ process:
 Exit 0 on success, 2 with a one-line error naming the file when something cannot run.
 """
 
+import calendar
+import csv as csv_module
 import json
 import os
 import subprocess
@@ -73,15 +75,20 @@ def convert(rows, parquet):
             result = subprocess.run(["sqlite3", "-csv", "-header", rows, "SELECT * FROM event ORDER BY rowid"], stdout=output, stderr=subprocess.PIPE, text=True)
         if result.returncode != 0:
             fail(f"{rows}: sqlite3 -csv failed: {result.stderr.strip()}")
-        connection = duckdb.connect()
-        # Every column read as its SQLite type would be: text stays text, numbers are BIGINT.
-        types = {name: ("VARCHAR" if name in TEXT_COLUMNS else "BIGINT") for name in columns}
-        connection.execute(
-            f"COPY (SELECT * FROM read_csv({literal(csv)}, header = true, columns = {types!r}, quote = '\"', escape = '\"')) "
-            f"TO {literal(parquet)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 19)"
-        )
-        count = connection.execute("SELECT count(*) FROM read_parquet(?)", [parquet]).fetchone()[0]
+        count = csv_to_parquet(duckdb, csv, columns, parquet)
     print(json.dumps({"rows": count, "bytes": os.path.getsize(parquet), "seconds": time.monotonic() - start}))
+
+
+def csv_to_parquet(duckdb, csv, columns, parquet):
+    """Writes the CSV file `csv` (a header of `columns`) as Parquet, zstd level 19, each column
+    typed as SQLite would hold it (text stays text, numbers are BIGINT); returns its row count."""
+    connection = duckdb.connect()
+    types = {name: ("VARCHAR" if name in TEXT_COLUMNS else "BIGINT") for name in columns}
+    connection.execute(
+        f"COPY (SELECT * FROM read_csv({literal(csv)}, header = true, columns = {types!r}, quote = '\"', escape = '\"')) "
+        f"TO {literal(parquet)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 19)"
+    )
+    return connection.execute("SELECT count(*) FROM read_parquet(?)", [parquet]).fetchone()[0]
 
 
 ROW_COLUMNS = ["seq", "time_ns", "mono_ns", "run", "session", "session_seq", "kind", "subject", "screen", "cause", "parent", "payload"]
@@ -89,8 +96,6 @@ ROW_COLUMNS = ["seq", "time_ns", "mono_ns", "run", "session", "session_seq", "ki
 
 def nanoseconds(time_text, path, number):
     """Nanoseconds since 1970 of an RFC 3339 UTC time with up to nine fraction digits."""
-    import calendar  # noqa: PLC0415
-
     try:
         whole, _, fraction = time_text.rstrip("Z").partition(".")
         seconds = calendar.timegm(time.strptime(whole, "%Y-%m-%dT%H:%M:%S"))
@@ -100,8 +105,6 @@ def nanoseconds(time_text, path, number):
 
 
 def ndjson_to_parquet(events, parquet):
-    import csv as csvmodule  # noqa: PLC0415
-
     duckdb = load_duckdb()
     start = time.monotonic()
     with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(parquet))) as scratch:
@@ -111,24 +114,21 @@ def ndjson_to_parquet(events, parquet):
         except OSError as error:
             fail(f"{events}: {error.strerror}")
         with source, open(csv, "w", newline="") as output:
-            writer = csvmodule.writer(output)
+            writer = csv_module.writer(output)
             writer.writerow(ROW_COLUMNS)
             for number, line in enumerate(source, 1):
                 try:
                     event = json.loads(line)
                 except ValueError as error:
                     fail(f"{events}:{number}: not JSON ({error})")
+                missing = [key for key in ("seq", "time", "mono_ns", "run", "session", "session_seq", "kind", "subject") if key not in event]
+                if missing:
+                    fail(f"{events}:{number}: the event has no {', '.join(missing)}")
                 payload = json.dumps(event.get("payload", {}), separators=(",", ":"), sort_keys=True, ensure_ascii=False)
                 writer.writerow([event["seq"], nanoseconds(event["time"], events, number), event["mono_ns"], event["run"], event["session"],
                                  event["session_seq"], event["kind"], event["subject"], event.get("screen"), event.get("cause"),
                                  event.get("parent"), payload])
-        connection = duckdb.connect()
-        types = {name: ("VARCHAR" if name in TEXT_COLUMNS else "BIGINT") for name in ROW_COLUMNS}
-        connection.execute(
-            f"COPY (SELECT * FROM read_csv({literal(csv)}, header = true, columns = {types!r}, quote = '\"', escape = '\"')) "
-            f"TO {literal(parquet)} (FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 19)"
-        )
-        count = connection.execute("SELECT count(*) FROM read_parquet(?)", [parquet]).fetchone()[0]
+        count = csv_to_parquet(duckdb, csv, ROW_COLUMNS, parquet)
     print(json.dumps({"rows": count, "bytes": os.path.getsize(parquet), "seconds": time.monotonic() - start}))
 
 
