@@ -88,10 +88,10 @@ enum EventBlock {
                 for index in events.indices { writer.writeVarint(UInt64(events[index].subject)) }
                 for index in events.indices { writer.writeVarint(UInt64(events[index].screen)) }
             } else {
-                let sessions = events.indices.map { events[$0].session }
-                var subjects = RecentIDs(sessions: sessions)
+                var subjects = RecentIDs(sessions: events.indices.map { events[$0].session })
+                // Empty lists over the same session slots, which are worked out once.
+                var screens = subjects
                 for index in events.indices { writer.writeVarint(subjects.encode(events[index].subject, at: index)) }
-                var screens = RecentIDs(sessions: sessions)
                 for index in events.indices { writer.writeVarint(screens.encode(events[index].screen, at: index)) }
             }
             for index in events.indices { writer.writeVarint(UInt64(events[index].parent)) }
@@ -196,8 +196,8 @@ enum EventBlock {
             for index in 0..<count { columns.screen[index] = Int64(bitPattern: try reader.readVarint()) }
         } else {
             var subjects = RecentIDs(sessions: columns.session)
+            var screens = subjects
             for index in 0..<count { columns.subject[index] = try subjects.decode(try reader.readVarint(), at: index) }
-            var screens = RecentIDs(sessions: columns.session)
             for index in 0..<count { columns.screen[index] = try screens.decode(try reader.readVarint(), at: index) }
         }
         for index in 0..<count { columns.parent[index] = Int64(bitPattern: try reader.readVarint()) }
