@@ -25,9 +25,13 @@ import Navigation
 /// var batch: [OTLPSpan] = []
 /// while let event = try events.next() { batch += encoder.consume(event) }
 /// batch += encoder.finish()
-/// let body = OTLPTraceEncoder.makeRequest(spans: batch) { OTLPResource(run: $0.run, app: $0.app) }.serialized()
+/// var body: [UInt8] = []
+/// OTLPTraceEncoder.writeRequest(spans: batch, resource: { OTLPResource(run: $0.run, app: $0.app) }, to: &body)
 /// // POST body to /v1/traces
 /// ```
+///
+/// ``makeRequest(spans:scopeVersion:resource:)`` gives the same request as a `JSONValue`, to
+/// inspect or change before printing; `writeRequest` writes its text without building it.
 public struct OTLPTraceEncoder: Sendable {
     /// Open sessions by run and session id.
     private var sessions: [SessionKey: SessionSpans] = [:]
