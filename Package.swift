@@ -1,18 +1,29 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The layers, bottom up (docs/DESIGN.md draws them):
+//   NavlogEvents                       the event model: events, JSON, privacy, replay, leaks
+//   NavlogRuntime                      coordinators, containers, patterns, views: emits events
+//   NavlogHost, NavlogSampleApps       sessions that host apps; the four seed apps
+//   NavlogTesting                      NavigationTestStore for apps' own tests
+//   NavlogJournal                      compressed SQLite journals of events
+//   NavlogAnalysis, NavlogExport       reports and diffs; encoders for other engines
+//   NavlogDaemon                       navlogd's HTTP API over hosted sessions
+//   navlog, navlogd                    argument parsing and wiring
+// Analysis, export and the journal read events only: they never link the runtime.
 let package = Package(
     name: "navlog",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "Navigation", targets: ["Navigation"]),
-        .library(name: "Journal", targets: ["Journal"]),
-        .library(name: "NavigationHost", targets: ["NavigationHost"]),
-        .library(name: "NavigationTesting", targets: ["NavigationTesting"]),
-        .library(name: "SampleApps", targets: ["SampleApps"]),
-        .library(name: "FlowAnalysis", targets: ["FlowAnalysis"]),
+        .library(name: "NavlogEvents", targets: ["NavlogEvents"]),
+        .library(name: "NavlogRuntime", targets: ["NavlogRuntime"]),
+        .library(name: "NavlogHost", targets: ["NavlogHost"]),
+        .library(name: "NavlogTesting", targets: ["NavlogTesting"]),
+        .library(name: "NavlogSampleApps", targets: ["NavlogSampleApps"]),
+        .library(name: "NavlogJournal", targets: ["NavlogJournal"]),
+        .library(name: "NavlogAnalysis", targets: ["NavlogAnalysis"]),
+        .library(name: "NavlogExport", targets: ["NavlogExport"]),
         .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
-        .library(name: "Export", targets: ["Export"]),
         .executable(name: "navlog", targets: ["navlog"]),
         .executable(name: "navlogd", targets: ["navlogd"]),
     ],
@@ -35,39 +46,40 @@ let package = Package(
         ),
 
         // MARK: - Libraries
-        .target(name: "Navigation"),
-        .target(name: "Journal", dependencies: ["Navigation", "CSQLite", "CZlib"]),
-        .target(name: "NavigationHost", dependencies: ["Navigation"]),
-        .target(name: "NavigationTesting", dependencies: ["Navigation", "NavigationHost"]),
-        .target(name: "SampleApps", dependencies: ["Navigation"]),
-        .target(name: "FlowAnalysis", dependencies: ["Journal"]),
-        .target(name: "NavlogDaemon", dependencies: ["Navigation", "NavigationHost", "Journal", "CMicroHTTPD", "Export"]),
+        .target(name: "NavlogEvents"),
+        .target(name: "NavlogRuntime", dependencies: ["NavlogEvents"]),
+        .target(name: "NavlogHost", dependencies: ["NavlogEvents", "NavlogRuntime"]),
+        .target(name: "NavlogTesting", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost"]),
+        .target(name: "NavlogSampleApps", dependencies: ["NavlogEvents", "NavlogRuntime"]),
+        .target(name: "NavlogJournal", dependencies: ["NavlogEvents", "CSQLite", "CZlib"]),
+        .target(name: "NavlogAnalysis", dependencies: ["NavlogEvents", "NavlogJournal"]),
         // Encoders for engines beyond one machine (OTLP, Chrome trace, ClickHouse); the daemon
-        // reuses the OTLP encoder for its push, so this imports neither FlowAnalysis nor the host.
-        .target(name: "Export", dependencies: ["Navigation", "Journal"]),
+        // reuses the OTLP encoder for its push.
+        .target(name: "NavlogExport", dependencies: ["NavlogEvents"]),
+        .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "CMicroHTTPD"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["Navigation", "NavigationHost", "Journal", "SampleApps", "FlowAnalysis", "NavlogDaemon", "Export"]),
-        .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavigationHost", "SampleApps"]),
+        .executableTarget(name: "navlog", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogDaemon", "NavlogExport"]),
+        .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavlogHost", "NavlogSampleApps"]),
         .executableTarget(
             name: "navlog-bench",
-            dependencies: ["Navigation", "Journal", "CSQLite", "CZlib", "CMicroHTTPD", "NavigationHost", "NavlogDaemon", "SampleApps"]
+            dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogSampleApps"]
         ),
-        // A writer child process for JournalTests (the kill -9 and disk-full tests).
-        .executableTarget(name: "journal-test-child", dependencies: ["Navigation", "Journal"]),
+        // A writer child process for NavlogJournalTests (the kill -9 and disk-full tests).
+        .executableTarget(name: "journal-test-child", dependencies: ["NavlogEvents", "NavlogJournal"]),
 
         // MARK: - Tests
         // A small app shared by the tests of hosts and analysis.
-        .target(name: "NavlogTestFixtures", dependencies: ["Navigation"], path: "Tests/NavlogTestFixtures"),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "NavigationTesting"]),
-        .testTarget(name: "NavigationHostTests", dependencies: ["NavigationHost", "NavigationTesting", "NavlogTestFixtures"]),
-        .testTarget(name: "JournalTests", dependencies: ["Navigation", "Journal", "NavigationTesting", "journal-test-child"]),
-        .testTarget(name: "SampleAppsTests", dependencies: ["SampleApps", "Navigation", "NavigationTesting"]),
-        .testTarget(name: "FlowAnalysisTests", dependencies: ["FlowAnalysis", "NavigationHost", "NavigationTesting", "NavlogTestFixtures"]),
-        .testTarget(name: "ReadmeExampleTests", dependencies: ["Navigation", "NavigationHost", "NavigationTesting", "Journal"]),
-        .testTarget(name: "ExportTests", dependencies: ["Export", "Journal", "Navigation", "navlog"]),
-        .testTarget(name: "NavlogCLITests", dependencies: ["Navigation", "NavigationTesting", "Journal", "navlog"]),
-        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavigationHost", "NavigationTesting", "Journal", "navlogd", "navlog"]),
+        .target(name: "NavlogTestFixtures", dependencies: ["NavlogRuntime"], path: "Tests/NavlogTestFixtures"),
+        .testTarget(name: "NavlogRuntimeTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogTesting"]),
+        .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestFixtures"]),
+        .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTesting", "journal-test-child"]),
+        .testTarget(name: "NavlogSampleAppsTests", dependencies: ["NavlogSampleApps", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting"]),
+        .testTarget(name: "NavlogAnalysisTests", dependencies: ["NavlogAnalysis", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestFixtures"]),
+        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal"]),
+        .testTarget(name: "NavlogExportTests", dependencies: ["NavlogExport", "NavlogJournal", "NavlogEvents", "NavlogRuntime", "navlog"]),
+        .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogJournal", "navlog"]),
+        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "navlogd", "navlog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,8 @@
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogJournal
 
-// A writer child process for JournalTests: `journal-test-child DIRECTORY FLUSH_MS`.
+// A writer child process for NavlogJournalTests: `journal-test-child DIRECTORY FLUSH_MS`.
 //
 // Records events as fast as it can from one thread; another thread flushes in a loop and
 // writes "committed <seq>" to stdout after each flush, until the parent kills it (kill -9).

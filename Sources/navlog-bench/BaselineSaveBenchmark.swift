@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 
 /// `navlog baseline save` on large journals (issue 17: it took 27 s and wrote 223 MB for about
 /// 700k events): its time beside `navlog report -o json` on the same journal (the same read and

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Navigation
+import NavlogEvents
 
 /// Figures of one storage approach over the same events.
 struct Measurement {

@@ -1,8 +1,8 @@
 import CMicroHTTPD
 import Foundation
-import NavigationHost
 import NavlogDaemon
-import SampleApps
+import NavlogHost
+import NavlogSampleApps
 import Synchronization
 
 /// The daemon benchmark: actions per second and latency with concurrent keep-alive clients on

@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 
 /// The journal's size on recorded journals of the four seed apps, not only on the generated
 /// workload: each app explored by `navlog explore`, its events exported as NDJSON, then the

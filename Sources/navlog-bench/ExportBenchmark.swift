@@ -1,5 +1,4 @@
 import Foundation
-import Navigation
 
 /// `navlog export` in every format over one long session, each format against `ndjson` on the
 /// same journal in the same run: ndjson only reads and prints each event, so a format that

@@ -1,7 +1,7 @@
 import Foundation
-import Navigation
-import NavigationHost
-import SampleApps
+import NavlogEvents
+import NavlogHost
+import NavlogSampleApps
 
 /// Memory per live screen: one `articles` session (virtual time, its events discarded) opens
 /// an article from the feed, then goes to its author, back to an article, and so on, never

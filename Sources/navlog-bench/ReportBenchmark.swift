@@ -1,6 +1,6 @@
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogJournal
 
 /// `navlog report` over a large journal against the same aggregation done by the `sqlite3`
 /// CLI over baseline A's plain rows of the same events (A), and by DuckDB over those rows

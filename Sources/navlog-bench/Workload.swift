@@ -1,4 +1,5 @@
-import Navigation
+import NavlogEvents
+import NavlogRuntime
 
 /// A realistic navigation workload: many interleaved sessions of coordinator apps, every event
 /// kind, and view models of a few hundred bytes that change a few fields at a time.

@@ -1,6 +1,6 @@
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogJournal
 
 // navlog-bench: the journal against two baselines, on the same events, in the same run.
 //

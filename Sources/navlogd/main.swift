@@ -1,7 +1,7 @@
 import Foundation
-import NavigationHost
 import NavlogDaemon
-import SampleApps
+import NavlogHost
+import NavlogSampleApps
 
 // navlogd: argument parsing and wiring only; the daemon is the NavlogDaemon library.
 

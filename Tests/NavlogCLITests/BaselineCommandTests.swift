@@ -1,5 +1,4 @@
 import Foundation
-import Navigation
 import XCTest
 
 /// `navlog baseline save`, diffing against a baseline file with `--record`, and the inputs and

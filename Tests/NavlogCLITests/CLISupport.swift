@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 import XCTest
 
 /// What a run of the built `navlog` binary did.

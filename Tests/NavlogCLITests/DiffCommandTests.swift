@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 import XCTest
 
 /// `navlog diff` and `navlog baseline save` end to end, on journals recorded from the seed

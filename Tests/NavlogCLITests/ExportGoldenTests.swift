@@ -1,6 +1,6 @@
 import Foundation
-import Navigation
-import NavigationTesting
+import NavlogEvents
+import NavlogTesting
 import XCTest
 
 /// Every export format and `navlog report --output json`, run by the built binary on two fixed

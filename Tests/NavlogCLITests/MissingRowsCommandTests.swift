@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import Journal
+@testable import NavlogJournal
 
 /// Rows deleted from a journal, through the CLI: `verify` exits 1 naming what is missing, and
 /// every command that reads journals produces its output from what is there, warns on stderr

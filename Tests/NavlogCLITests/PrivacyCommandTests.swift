@@ -1,5 +1,4 @@
 import Foundation
-import Navigation
 import XCTest
 
 /// Privacy through the CLI: values marked private in app code (the tabs app's profile name) and

@@ -1,6 +1,6 @@
 import Foundation
-import Navigation
-import NavigationTesting
+import NavlogEvents
+import NavlogTesting
 import XCTest
 
 /// Each seed article's flow, recorded by `navlog run` from `Config/scenarios/` and read back

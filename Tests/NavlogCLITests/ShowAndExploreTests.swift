@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 import XCTest
 
 final class ShowAndExploreTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
-import Navigation
-import NavigationHost
 import NavlogDaemon
+import NavlogHost
+import NavlogRuntime
 import XCTest
 
 /// Parsing and validating `navlogd` configurations, and refusing bad ones before anything starts.

@@ -1,11 +1,11 @@
 import Foundation
-import Navigation
-import NavigationTesting
 import NavlogDaemon
+import NavlogEvents
+import NavlogTesting
 import Synchronization
 import XCTest
 
-@testable import Journal
+@testable import NavlogJournal
 
 /// The fault suite: `navlogd` under load through kill -9, a full disk, its journal directory
 /// removed or read-only, a wall clock that jumps back, a storm of SIGHUPs, and 10,000 sessions.

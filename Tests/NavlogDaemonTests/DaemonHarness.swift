@@ -1,6 +1,6 @@
 import Foundation
-import Navigation
 import NavlogDaemon
+import NavlogEvents
 import Synchronization
 import XCTest
 

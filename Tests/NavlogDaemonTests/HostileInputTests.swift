@@ -1,7 +1,7 @@
 import Foundation
-import Navigation
-import NavigationTesting
 import NavlogDaemon
+import NavlogEvents
+import NavlogTesting
 import XCTest
 
 /// Hostile input to `navlogd`: mutated configuration files, and mutated request bodies and

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import Journal
+@testable import NavlogJournal
 @testable import NavlogDaemon
 
 /// The request counters are sharded by thread; what `/metrics` shows must still add up.

@@ -1,6 +1,6 @@
 import Foundation
-import Navigation
 import NavlogDaemon
+import NavlogEvents
 import XCTest
 
 /// `navlogd` pushing spans to an OTLP/HTTP collector: a test-side receiver built on the

@@ -1,7 +1,7 @@
 import Foundation
-import Navigation
-import NavigationHost
 import NavlogDaemon
+import NavlogHost
+import NavlogRuntime
 
 /// A daemon of your own: your apps, your default configuration, the same `navlogd` API.
 enum MyDaemon {

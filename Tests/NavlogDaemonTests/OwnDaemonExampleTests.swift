@@ -1,8 +1,8 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
 import NavlogDaemon
+import NavlogEvents
+import NavlogHost
+import NavlogJournal
 import XCTest
 
 /// The "your own daemon" example of docs/DAEMON.md: the same code, and it works.

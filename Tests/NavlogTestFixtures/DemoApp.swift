@@ -1,4 +1,4 @@
-import Navigation
+import NavlogRuntime
 
 /// A small app for tests of hosts and analysis (a test-support target shared by the
 /// NavigationHost and FlowAnalysis tests): Home (a button, a search field, a list loaded asynchronously)

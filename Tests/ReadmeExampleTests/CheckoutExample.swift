@@ -1,8 +1,8 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
-import NavigationTesting
+import NavlogHost
+import NavlogJournal
+import NavlogRuntime
+import NavlogTesting
 import XCTest
 
 // MARK: - The app: a coordinator, two screens, a presenter with a view model

@@ -1,6 +1,7 @@
-import Journal
-import Navigation
-import NavigationHost
+import NavlogEvents
+import NavlogHost
+import NavlogJournal
+import NavlogRuntime
 
 /// What the API refuses, with its status and a JSON body `{"error": code, "detail": sentence}`.
 public struct APIError: Error, Equatable, CustomStringConvertible {

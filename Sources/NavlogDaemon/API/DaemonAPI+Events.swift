@@ -1,6 +1,6 @@
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogJournal
 
 // MARK: - Events
 

@@ -1,6 +1,7 @@
 import Foundation
-import Navigation
-import NavigationHost
+import NavlogEvents
+import NavlogHost
+import NavlogRuntime
 
 // MARK: - Sessions
 

@@ -1,7 +1,7 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
+import NavlogEvents
+import NavlogHost
+import NavlogJournal
 import Synchronization
 
 /// The daemon's lifecycle, held by ``Daemon`` and read by the API.

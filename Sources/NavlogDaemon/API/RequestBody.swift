@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 
 /// A request's JSON object body, read strictly: wrong types and unknown keys are refused
 /// with the field's path, as 400 errors.

@@ -1,4 +1,4 @@
-import Navigation
+import NavlogEvents
 
 /// A configuration the daemon refuses, with the key path at fault.
 ///

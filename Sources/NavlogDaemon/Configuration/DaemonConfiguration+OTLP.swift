@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 
 // MARK: - OTLP push settings
 

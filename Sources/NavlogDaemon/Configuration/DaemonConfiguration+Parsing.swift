@@ -1,7 +1,8 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
+import NavlogEvents
+import NavlogHost
+import NavlogJournal
+import NavlogRuntime
 
 // MARK: - Parsing
 

@@ -1,7 +1,7 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
+import NavlogEvents
+import NavlogHost
+import NavlogJournal
 
 /// Everything `navlogd` reads from its JSON configuration, validated.
 ///

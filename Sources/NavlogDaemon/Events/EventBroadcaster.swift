@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 import Synchronization
 
 /// An ``EventSink`` that hands every recorded event to the open `/v1/events` subscriptions.

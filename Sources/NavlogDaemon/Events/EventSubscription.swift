@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 import Synchronization
 
 /// One `/v1/events` client: a bounded buffer of the events it asked for, written out as

@@ -1,4 +1,4 @@
-import Navigation
+import NavlogEvents
 
 /// One HTTP request as the daemon's handlers see it: the body complete, a few headers.
 public struct HTTPRequest: Sendable {

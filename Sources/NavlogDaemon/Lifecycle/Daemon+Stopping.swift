@@ -1,7 +1,6 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
+import NavlogHost
+import NavlogJournal
 
 // MARK: - Draining, stopping and reloading
 

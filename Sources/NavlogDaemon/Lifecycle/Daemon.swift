@@ -1,7 +1,7 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
+import NavlogEvents
+import NavlogHost
+import NavlogJournal
 import Synchronization
 
 /// `navlogd`: hosts sessions of the apps of a catalog behind the HTTP API and journals every

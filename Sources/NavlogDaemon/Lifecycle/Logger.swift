@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 import Synchronization
 
 /// Writes one logfmt line per message to stderr: `time=… level=info msg="…" key=value`.

@@ -1,5 +1,5 @@
 import Foundation
-import Journal
+import NavlogJournal
 import Synchronization
 
 /// The daemon's own counters, rendered with the journal's in Prometheus text format.

@@ -1,7 +1,7 @@
-import Export
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogExport
+import NavlogJournal
 
 /// Sends one batch of spans to an OTLP/HTTP collector and classifies the answer, following the
 /// OTLP/HTTP specification's retry rules, with one difference: authentication and routing

@@ -1,7 +1,7 @@
-import Export
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogExport
+import NavlogJournal
 
 /// The push's work, on its own thread: read the journal after the cursor, feed the spans to
 /// the collector in batches, retry with back-off, persist the cursor after each batch.

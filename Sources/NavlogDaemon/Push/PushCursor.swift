@@ -1,5 +1,5 @@
 import Foundation
-import Navigation
+import NavlogEvents
 
 /// A session's identity across runs: session ids such as `s-1` repeat in every run.
 struct PushSessionKey: Hashable, Sendable {

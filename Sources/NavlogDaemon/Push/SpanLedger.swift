@@ -1,6 +1,6 @@
-import Export
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogExport
+import NavlogJournal
 
 /// The push's bookkeeping between the journal and the collector: feeds events to an
 /// ``OTLPTraceEncoder``, queues the spans they finish, and turns acknowledgements into a

@@ -1,6 +1,6 @@
-import Navigation
-import NavigationHost
-import SampleApps
+import NavlogEvents
+import NavlogHost
+import NavlogSampleApps
 
 /// Returns the apps this build of navlog can run.
 func loadAppCatalog() throws -> AppCatalog {

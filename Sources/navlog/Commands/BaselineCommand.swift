@@ -1,5 +1,5 @@
-import FlowAnalysis
 import Foundation
+import NavlogAnalysis
 
 /// `navlog baseline`: baseline files for `navlog diff`.
 struct BaselineCommand: ParsableCommand {

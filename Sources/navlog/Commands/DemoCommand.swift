@@ -1,7 +1,7 @@
 import Foundation
-import Navigation
-import NavigationHost
-import SampleApps
+import NavlogEvents
+import NavlogHost
+import NavlogSampleApps
 
 /// `navlog demo`: a sample session of master-detail, printed as text.
 struct DemoCommand: ParsableCommand {

@@ -1,6 +1,5 @@
-import FlowAnalysis
 import Foundation
-import Navigation
+import NavlogAnalysis
 
 /// `navlog diff`: whether a candidate's flows regressed against a base, with evidence.
 struct DiffCommand: ParsableCommand {

@@ -1,7 +1,7 @@
-import FlowAnalysis
 import Foundation
-import Journal
-import Navigation
+import NavlogAnalysis
+import NavlogEvents
+import NavlogJournal
 
 /// The options `navlog diff` and `navlog baseline save` share, and how both read a side.
 enum DiffOptions {

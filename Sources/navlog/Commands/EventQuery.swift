@@ -1,6 +1,6 @@
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogJournal
 
 /// The journal paths and filters of `show` and `tail`, and how they print events.
 struct EventQuery {

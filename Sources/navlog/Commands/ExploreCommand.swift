@@ -1,7 +1,7 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
+import NavlogHost
+import NavlogJournal
+import NavlogRuntime
 
 /// `navlog explore`: seeded random walks, recorded, with what they found.
 struct ExploreCommand: ParsableCommand {

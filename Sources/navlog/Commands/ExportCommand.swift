@@ -1,7 +1,7 @@
-import Export
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogExport
+import NavlogJournal
 
 /// `navlog export`: journals in the formats other engines read (NDJSON, OTLP/JSON, Chrome
 /// trace, ClickHouse), as a stream.

@@ -1,6 +1,6 @@
-import Export
 import Foundation
-import Navigation
+import NavlogEvents
+import NavlogExport
 
 /// Writes the events of `navlog export` in one format to stdout as they come, keeping only what
 /// the format's encoder needs for the sessions still open.

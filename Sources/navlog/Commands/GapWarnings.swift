@@ -1,4 +1,4 @@
-import Journal
+import NavlogJournal
 
 /// Seqs missing from the journals a command read, with no `journal.dropped` record that
 /// accounts for them (rows deleted, a file taken from the middle of a directory): one warning

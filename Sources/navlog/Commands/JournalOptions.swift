@@ -1,6 +1,6 @@
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogJournal
 
 /// Options shared by the commands that record into a journal.
 enum JournalOptions {

@@ -1,7 +1,6 @@
-import FlowAnalysis
 import Foundation
-import Journal
-import Navigation
+import NavlogAnalysis
+import NavlogJournal
 
 /// `navlog report`: flows, funnels, dwell times, lifecycles and leaks from journals.
 struct ReportCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import Foundation
-import Journal
-import Navigation
-import NavigationHost
+import NavlogHost
+import NavlogJournal
+import NavlogRuntime
 
 /// `navlog run`: runs a scenario headless, in-process, into a journal.
 struct RunCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
-import Navigation
 import NavlogDaemon
+import NavlogEvents
 
 /// `navlog sessions`: the live sessions of a running navlogd, through its API.
 struct SessionsCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
-import Journal
-import Navigation
+import NavlogEvents
+import NavlogJournal
 
 /// `navlog show`: prints journal events, filtered, like journalctl.
 struct ShowCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import Journal
+import NavlogJournal
 
 /// `navlog verify`: integrity of journals.
 struct VerifyCommand: ParsableCommand {

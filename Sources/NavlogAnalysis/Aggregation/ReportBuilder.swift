@@ -1,0 +1,214 @@
+import NavlogEvents
+
+/// Builds a ``FlowReport`` from a stream of events, one event at a time.
+///
+/// Events of different sessions may interleave; each session's events must come in order.
+/// Call ``addRun(id:labels:)`` for a run before its events, so its sessions can be filtered
+/// and broken down by label.
+///
+/// ```swift
+/// var builder = ReportBuilder(options: options)
+/// builder.addRun(id: "r-1", labels: ["version": "2.1"])
+/// for event in events { builder.consume(event) }
+/// let report = builder.finish()
+/// ```
+///
+/// Memory: a session's state lives only until its `session.end` (or ``finish()``); what stays
+/// is the aggregates (see ``FlowAggregates``), one set for the whole report and one per value
+/// of each breakdown label, plus the ids of excluded sessions that have not ended yet.
+public struct ReportBuilder {
+    public let options: ReportOptions
+    /// How the events hold view-model snapshots.
+    public let snapshots: SnapshotForm
+    private var runLabels: [String: [String: String]] = [:]
+    /// The open sessions' trackers, boxed so that consuming an event mutates one in place
+    /// instead of copying it out of the dictionary and back. By session name: looking one up
+    /// hashes the short name and compares the run, without copying the run id (which the
+    /// reading thread shares).
+    private var open: [String: TrackerBox] = [:]
+    /// The box of the last event's session while it is open: a session's events mostly come
+    /// a few in a row, and this spares their lookups.
+    private var last: TrackerBox?
+    /// Open sessions whose name an open session of another run already has.
+    private var openSharingNames: [SessionKey: TrackerBox] = [:]
+    /// Sessions that are open and filtered out; their events are skipped.
+    private var excluded: Set<SessionKey> = []
+    private var total: FlowAggregates
+    /// label → value → aggregates.
+    private var breakdown: [String: [String: FlowAggregates]] = [:]
+
+    /// A builder for events with `snapshots` in the given form; a journal reader that delivers
+    /// ``digestibleMembers`` as digests saves most of the work of reading snapshots.
+    public init(options: ReportOptions = ReportOptions(), snapshots: SnapshotForm = .values) {
+        self.options = options
+        self.snapshots = snapshots
+        self.total = FlowAggregates(options: options)
+    }
+
+    /// The payload members, per event kind, that the builder reads only to tell values apart:
+    /// with ``SnapshotForm/digests`` it takes them as their ``JSONFingerprint/digest(_:)``.
+    public static let digestibleMembers: [EventKind: [String]] = [.viewModelChange: ["previous", "snapshot"]]
+
+    /// The kinds whose events the builder only counts and orders, reading nothing but their
+    /// envelope (session, times, session seq, cause): a journal reader can leave out their
+    /// subjects, screens and payloads (`EventFilter.envelopeOnlyKinds`).
+    public static let envelopeOnlyKinds: Set<EventKind> = [.action, .deepLink, .error]
+
+    // MARK: - Input
+
+    /// Registers the labels of a run, such as `["version": "2.1", "scenario": "checkout"]`.
+    public mutating func addRun(id: String, labels: [String: String]) {
+        runLabels[id] = labels
+    }
+
+    /// Reads the next event.
+    public mutating func consume(_ event: Event) {
+        // Session names repeat across runs (every scripted run has an `s-1`), so a session is
+        // its run and its name.
+        let box: TrackerBox
+        if let last, last.session == event.session, last.run == event.run {
+            box = last
+        } else if let first = open[event.session], first.run == event.run {
+            box = first
+        } else if !openSharingNames.isEmpty, let other = openSharingNames[SessionKey(run: event.run, session: event.session)] {
+            box = other
+        } else {
+            let session = SessionKey(run: event.run, session: event.session)
+            if excluded.contains(session) {
+                if event.kind == .sessionEnd { excluded.remove(session) }
+                return
+            }
+            guard isIncluded(firstEvent: event) else {
+                if event.kind != .sessionEnd { excluded.insert(session) }
+                return
+            }
+            box = TrackerBox(SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options,
+                                            snapshots: snapshots))
+            if open[event.session] == nil { open[event.session] = box } else { openSharingNames[session] = box }
+        }
+        box.tracker.consume(event)
+        if event.kind == .sessionEnd {
+            if open[event.session] === box { open[event.session] = nil } else { openSharingNames[SessionKey(run: event.run, session: event.session)] = nil }
+            last = nil
+            fold(box.tracker)
+        } else {
+            last = box
+        }
+    }
+
+    /// Finishes the sessions still open and returns the report.
+    public mutating func finish() -> FlowReport {
+        let boxes = Array(open.values) + Array(openSharingNames.values)
+        for box in boxes.sorted(by: { ($0.run, $0.tracker.session) < ($1.run, $1.tracker.session) }) {
+            fold(box.tracker)
+        }
+        open.removeAll()
+        openSharingNames.removeAll()
+        last = nil
+        excluded.removeAll()
+        return FlowReport(
+            summary: total.summary,
+            screens: total.screenFigures,
+            transitions: total.transitionFigures,
+            paths: total.pathFigures,
+            funnels: total.funnelFigures,
+            dwell: total.dwellFigures,
+            load: total.loadFigures,
+            loops: total.loopFigures,
+            deadEnds: total.deadEndFigures,
+            lifecycles: total.lifecycleFigures,
+            leaks: total.leakFigures,
+            churn: total.churnFigures,
+            smells: total.smellFigures,
+            breakdown: options.breakdownLabels.map { label in
+                BreakdownFigure(
+                    label: label,
+                    values: (breakdown[label] ?? [:]).sorted { $0.key < $1.key }.map { $0.value.breakdownValue(named: $0.key) }
+                )
+            }
+        )
+    }
+
+    /// The kept dwell samples per screen type and time-to-convert samples per funnel (in
+    /// option order), for the statistical comparison of `navlog diff`; read after ``finish()``.
+    var durationSamples: (dwell: [String: DurationReservoir], timeToConvert: [DurationReservoir], load: [String: FlowAggregates.LoadTally]) {
+        (total.dwell, total.funnels.map(\.timeToConvert), total.loads)
+    }
+
+    /// The aggregates of every included session, for `navlog diff`'s session-level tests;
+    /// read after ``finish()``.
+    var totals: FlowAggregates { total }
+
+    // MARK: - Sessions
+
+    private mutating func fold(_ tracker: SessionTracker) {
+        var tracker = tracker
+        let record = tracker.finish()
+        total.add(record)
+        for label in options.breakdownLabels {
+            let value = record.labels[label] ?? "(none)"
+            breakdown[label, default: [:]][value, default: FlowAggregates(options: options, isCoreOnly: true)].add(record)
+        }
+    }
+
+    /// Whether a session whose first event is `event` passes the filters. The app is known
+    /// only from `session.start`, so a session seen from the middle fails an app filter.
+    private func isIncluded(firstEvent event: Event) -> Bool {
+        let options = self.options
+        if !options.sessions.isEmpty, !options.sessions.contains(event.session) { return false }
+        if let since = options.since, event.wallNanoseconds < since { return false }
+        if let until = options.until, event.wallNanoseconds >= until { return false }
+        if !options.labelFilter.isEmpty {
+            let labels = runLabels[event.run] ?? [:]
+            guard options.labelFilter.allSatisfy({ labels[$0.key] == $0.value }) else { return false }
+        }
+        if !options.apps.isEmpty {
+            guard event.kind == .sessionStart, let app = event.payload["app"]?.stringValue, options.apps.contains(app) else { return false }
+        }
+        return true
+    }
+
+    /// The values of the breakdown labels: the run's label, else a string field of the
+    /// `session.start` payload with that name (such as `app`).
+    private func breakdownLabels(for event: Event) -> [String: String] {
+        var values: [String: String] = [:]
+        let labels = runLabels[event.run] ?? [:]
+        for label in options.breakdownLabels {
+            if let value = labels[label] {
+                values[label] = value
+            } else if event.kind == .sessionStart, let value = event.payload[label]?.stringValue {
+                values[label] = value
+            }
+        }
+        return values
+    }
+}
+
+/// A session is its run and its name: session names repeat across runs (every scripted run
+/// has an `s-1`).
+private struct SessionKey: Hashable, Comparable {
+    var run: String
+    var session: String
+
+    /// Hashes the session name only: names rarely repeat across the runs of one report, and
+    /// the run id is the longer string, hashed for every event otherwise.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(session)
+    }
+
+    static func < (lhs: SessionKey, rhs: SessionKey) -> Bool { (lhs.run, lhs.session) < (rhs.run, rhs.session) }
+}
+
+/// Holds one open session's tracker by reference.
+private final class TrackerBox {
+    /// The tracker's run and session, where a lookup compares them without an access to
+    /// `tracker`.
+    let run: String
+    let session: String
+    var tracker: SessionTracker
+    init(_ tracker: SessionTracker) {
+        self.run = tracker.run
+        self.session = tracker.session
+        self.tracker = tracker
+    }
+}

@@ -1,0 +1,170 @@
+
+/// The difference between two normalized event sequences, as a snapshot-test failure shows
+/// it: hunks of `-`/`+` lines with context, and under a changed view-model event the fields
+/// of its snapshot that differ.
+///
+/// ```
+/// @@ -10,4 +10,5 @@
+///   10 coordinator.start DetailCoordinator#1 ←9 parent=RootMasterCoordinator#1
+///   11 presenter.init DetailPresenter#1 ←10 DetailViewModel
+/// - 12 screen.push DetailCoordinator#1 [Detail#1] ←10 bound=["DetailPresenter#1"] depth=2 stack=MasterNavigation#1
+/// + 12 screen.push DetailCoordinator#1 [Detail#1] ←10 bound=["DetailPresenter#1"] depth=1 stack=DetailNavigation#1
+/// + 13 screen.present DetailCoordinator#1 [Detail#1] ←10 content=DetailNavigation#1 level=1 over=Master#1 style=sheet
+/// ```
+public struct SequenceDiff: Sendable, Equatable {
+    /// One stretch of changes with its context.
+    public struct Hunk: Sendable, Equatable {
+        /// The 1-based position and length of the stretch in the base and the candidate.
+        public var baseStart: Int
+        public var baseCount: Int
+        public var candidateStart: Int
+        public var candidateCount: Int
+        /// Lines starting with two spaces (context), `- ` (base only) or `+ ` (candidate only);
+        /// snapshot field differences are indented further under their `+` line.
+        public var lines: [String]
+
+        public var header: String { "@@ -\(baseStart),\(baseCount) +\(candidateStart),\(candidateCount) @@" }
+    }
+
+    public var hunks: [Hunk]
+    /// Events only in the base, and only in the candidate.
+    public var removed: Int
+    public var added: Int
+
+    public var isEmpty: Bool { hunks.isEmpty }
+
+    private enum Step {
+        case same(Int, Int)
+        case removed(Int)
+        case added(Int)
+    }
+
+    /// The most cells the longest-common-subsequence table may have; beyond it the middle
+    /// part that differs is shown as removed then added, without alignment.
+    static let tableLimit = 16_000_000
+
+    /// Compares `base` with `candidate`, keeping `context` unchanged events around changes.
+    public init(base: [NormalizedEvent], candidate: [NormalizedEvent], context: Int = 3) {
+        let steps = SequenceDiff.align(base, candidate)
+        removed = steps.filter { if case .removed = $0 { true } else { false } }.count
+        added = steps.filter { if case .added = $0 { true } else { false } }.count
+        hunks = []
+        var index = 0
+        while index < steps.count {
+            guard case .same = steps[index] else {
+                index = emitHunk(from: index, steps: steps, base: base, candidate: candidate, context: context)
+                continue
+            }
+            index += 1
+        }
+    }
+
+    // MARK: - Alignment
+
+    /// Aligns the sequences: common prefix and suffix, then a longest common subsequence.
+    private static func align(_ a: [NormalizedEvent], _ b: [NormalizedEvent]) -> [Step] {
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        var steps: [Step] = (0..<prefix).map { .same($0, $0) }
+        let middleA = Array(prefix..<(a.count - suffix)), middleB = Array(prefix..<(b.count - suffix))
+        let n = middleA.count, m = middleB.count
+        if n * m <= tableLimit {
+            var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
+            for i in stride(from: n - 1, through: 0, by: -1) {
+                for j in stride(from: m - 1, through: 0, by: -1) {
+                    table[i][j] = a[middleA[i]] == b[middleB[j]] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+                }
+            }
+            var i = 0, j = 0
+            while i < n || j < m {
+                if i < n, j < m, a[middleA[i]] == b[middleB[j]] {
+                    steps.append(.same(middleA[i], middleB[j]))
+                    i += 1
+                    j += 1
+                } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
+                    steps.append(.removed(middleA[i]))
+                    i += 1
+                } else {
+                    steps.append(.added(middleB[j]))
+                    j += 1
+                }
+            }
+        } else {
+            steps += middleA.map { .removed($0) } + middleB.map { .added($0) }
+        }
+        steps += (0..<suffix).map { .same(a.count - suffix + $0, b.count - suffix + $0) }
+        return steps
+    }
+
+    // MARK: - Hunks
+
+    /// Appends the hunk holding the change at `start`, merging changes whose contexts touch;
+    /// returns the index after it.
+    private mutating func emitHunk(from start: Int, steps: [Step], base: [NormalizedEvent], candidate: [NormalizedEvent], context: Int) -> Int {
+        let first = max(0, start - context)
+        var end = start
+        var lastChange = start
+        while end < steps.count {
+            if case .same = steps[end] {
+                if end - lastChange > 2 * context { break }
+            } else {
+                lastChange = end
+            }
+            end += 1
+        }
+        let last = min(steps.count, lastChange + context + 1)
+        var lines: [String] = []
+        var baseStart: Int?, candidateStart: Int?
+        var baseCount = 0, candidateCount = 0
+        var pendingRemoved: [NormalizedEvent] = []
+        for step in steps[first..<last] {
+            switch step {
+            case .same(let i, let j):
+                baseStart = baseStart ?? i + 1
+                candidateStart = candidateStart ?? j + 1
+                baseCount += 1
+                candidateCount += 1
+                pendingRemoved = []
+                lines.append("  " + base[i].line)
+            case .removed(let i):
+                baseStart = baseStart ?? i + 1
+                baseCount += 1
+                pendingRemoved.append(base[i])
+                lines.append("- " + base[i].line)
+            case .added(let j):
+                candidateStart = candidateStart ?? j + 1
+                candidateCount += 1
+                lines.append("+ " + candidate[j].line)
+                if let index = pendingRemoved.firstIndex(where: { SequenceDiff.isSameViewModel($0, candidate[j]) }) {
+                    lines += SequenceDiff.fieldLines(pendingRemoved[index], candidate[j])
+                    pendingRemoved.remove(at: index)
+                }
+            }
+        }
+        hunks.append(Hunk(
+            baseStart: baseStart ?? 0, baseCount: baseCount,
+            candidateStart: candidateStart ?? 0, candidateCount: candidateCount, lines: lines
+        ))
+        return last
+    }
+
+    /// Whether two events are the same view model's snapshot at the same point.
+    private static func isSameViewModel(_ a: NormalizedEvent, _ b: NormalizedEvent) -> Bool {
+        a.kind == b.kind && a.subject == b.subject && a.snapshot != nil && b.snapshot != nil
+            && a.payload["viewmodel"] == b.payload["viewmodel"]
+    }
+
+    /// The snapshot fields that differ, as `- field: old` / `+ field: new` lines.
+    static func fieldLines(_ a: NormalizedEvent, _ b: NormalizedEvent) -> [String] {
+        let old = a.snapshot ?? [:], new = b.snapshot ?? [:]
+        let name = a.payload["viewmodel"]?.stringValue.map { $0 + "." } ?? ""
+        var lines: [String] = []
+        for field in Set(old.keys).union(new.keys).sorted() where old[field] != new[field] {
+            if let value = old[field] { lines.append("      - \(name)\(field): \(value.serialized())") }
+            if let value = new[field] { lines.append("      + \(name)\(field): \(value.serialized())") }
+        }
+        return lines
+    }
+}

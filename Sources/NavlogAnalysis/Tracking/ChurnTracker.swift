@@ -1,0 +1,182 @@
+import NavlogEvents
+
+/// Counts one session's view-model changes per screen type and finds those that changed
+/// nothing the user could keep seeing.
+///
+/// The journal holds no rendering, so "did not change what the view renders" is approximated
+/// by two rules, counted apart and never twice:
+/// - **reverted**: within one visit of its screen, a view model's snapshot comes back to a
+///   snapshot it already had in that visit (A→B→A). Every change of that round trip is
+///   reverted: together they left the screen as it was.
+/// - **non-rendered**: every field the change touched is listed in
+///   ``ReportOptions/nonRenderedFields``.
+///
+/// A visit's snapshot history is dropped as soon as its screen stops or starts being visible,
+/// so memory follows the screens on show, not the length of the session.
+struct ChurnTracker {
+    /// One state a view model went through: a fingerprint of its snapshot and how the change that
+    /// produced it was already counted.
+    private struct State {
+        var fingerprint: UInt64
+        var isNonRendered: Bool
+    }
+
+    /// How the events hold snapshots.
+    let form: SnapshotForm
+    /// By screen instance: its counts, and its view models' snapshot histories in its current
+    /// visit. One entry per instance, so a change costs one lookup; the counts go to screen
+    /// types only when asked for.
+    private var screens: [String: ScreenChurn] = [:]
+
+    private struct ScreenChurn {
+        var counts = ChurnCounts()
+        /// The view models of the screen (usually one), each with its history.
+        var subjects: [(subject: String, states: [State])] = []
+
+        /// Runs `body` on the history of `subject` in place (empty for a new subject).
+        mutating func update(subject: String, _ body: (inout [State]) -> Void) {
+            if let index = subjects.firstIndex(where: { $0.subject == subject }) {
+                body(&subjects[index].states)
+            } else {
+                var states: [State] = []
+                body(&states)
+                subjects.append((subject, states))
+            }
+        }
+    }
+
+    init(form: SnapshotForm = .values) {
+        self.form = form
+    }
+
+    /// The counts by screen type.
+    var counts: [String: ChurnCounts] {
+        var counts: [String: ChurnCounts] = [:]
+        for (screen, churn) in screens where churn.counts.changes > 0 {
+            counts[InstanceID.typeName(of: screen), default: ChurnCounts()].add(churn.counts)
+        }
+        return counts
+    }
+
+    /// Counts a `viewmodel.change`, knowing which screen is visible now.
+    mutating func consume(_ event: Event, visibleScreen: String?, options: ReportOptions) {
+        guard event.kind == .viewModelChange, let screen = event.screen else { return }
+        let change = Change(event.payload)
+        let fields = change.changed
+        let isNonRendered = !fields.isEmpty && fields.allSatisfy { options.isNonRendered(field: $0, viewModel: change.viewModel) }
+        let (fingerprint, previous) = ChurnTracker.fingerprints(snapshot: change.snapshot, previous: change.previous, changed: fields, form: form)
+        let subject = event.subject
+        let hidden = screen != visibleScreen
+        func count(_ churn: inout ScreenChurn) {
+            var reverted = 0
+            churn.update(subject: subject) { history in
+                if history.isEmpty { history.append(State(fingerprint: previous(), isNonRendered: false)) }
+                if let index = history.firstIndex(where: { $0.fingerprint == fingerprint }) {
+                    // The round trip history[index] → … → now changed nothing; count what was
+                    // not already counted as non-rendered.
+                    reverted = history[(index + 1)...].filter { !$0.isNonRendered }.count + (isNonRendered ? 0 : 1)
+                    history.removeSubrange((index + 1)...)
+                } else {
+                    history.append(State(fingerprint: fingerprint, isNonRendered: isNonRendered))
+                }
+            }
+            churn.counts.add(ChurnCounts(changes: 1, reverted: reverted, nonRendered: isNonRendered ? 1 : 0, hidden: hidden ? 1 : 0))
+        }
+        count(&screens[screen, default: ScreenChurn()])
+    }
+
+    /// Starts a new visit for both screens of a change of the visible screen.
+    mutating func visibleScreenChanged(from old: String?, to new: String?) {
+        if let old { screens[old]?.subjects.removeAll() }
+        if let new { screens[new]?.subjects.removeAll() }
+    }
+
+    /// The fingerprints of a change's snapshot and of the snapshot before it, without building
+    /// the latter; the second is worked out only when asked for. The snapshot before is the new
+    /// one with each changed field set back to its `previous` value, or removed where that is
+    /// `null` (the recorder writes `null` for a field that was absent); a snapshot that is not
+    /// an object was `previous.value`.
+    ///
+    /// With `form` ``SnapshotForm/digests``, `snapshot` and `previous` hold their
+    /// ``JSONFingerprint/digest(_:)``, which give the same fingerprints.
+    static func fingerprints(of payload: JSONValue, changed fields: [String], form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
+        let change = Change(payload)
+        return fingerprints(snapshot: change.snapshot, previous: change.previous, changed: fields, form: form)
+    }
+
+    private static func fingerprints(snapshot: JSONValue?, previous: JSONValue?, changed fields: [String],
+                                     form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
+        if form == .digests {
+            let digest = snapshot.flatMap(JSONFingerprint.Digest.init)
+            let previous = previous.flatMap(JSONFingerprint.Digest.init)
+            guard let digest, let sum = digest.sum else {
+                return (digest?.fingerprint ?? JSONFingerprint.null, { previous?.member(key: JSONFingerprint.of("value")) ?? JSONFingerprint.null })
+            }
+            return (sum.fingerprint, {
+                var keys: [UInt64] = []
+                keys.reserveCapacity(fields.count)
+                for field in fields {
+                    let key = JSONFingerprint.of(field)
+                    if !keys.contains(key) { keys.append(key) }
+                }
+                var sum = sum
+                digest.forEachMember { key, value in
+                    if keys.contains(key) { sum.remove(key: key, value: value) }
+                }
+                previous?.forEachMember { key, old in
+                    if old != JSONFingerprint.null, keys.contains(key) { sum.add(key: key, value: old) }
+                }
+                return sum.fingerprint
+            })
+        }
+        let snapshot = snapshot ?? .null
+        guard case .object(let members) = snapshot else {
+            return (JSONFingerprint.of(snapshot), { JSONFingerprint.of(previous?["value"] ?? .null) })
+        }
+        var now = JSONFingerprint.ObjectSum()
+        for (key, value) in members { now.add(key, value) }
+        return (now.fingerprint, {
+            var sum = now
+            let previous = previous?.objectValue ?? [:]
+            for (index, field) in fields.enumerated() where !fields[..<index].contains(field) {
+                if let value = members[field] { sum.remove(field, value) }
+                if let old = previous[field], old != .null { sum.add(field, old) }
+            }
+            return sum.fingerprint
+        })
+    }
+
+    /// The members of a `viewmodel.change` payload the tracker reads, found in one pass.
+    private struct Change {
+        var viewModel: String?
+        var changed: [String] = []
+        var snapshot: JSONValue?
+        var previous: JSONValue?
+
+        init(_ payload: JSONValue) {
+            guard case .object(let members) = payload else { return }
+            for (key, value) in members {
+                switch key {
+                case "viewmodel": viewModel = value.stringValue
+                case "changed":
+                    guard case .array(let names) = value else { break }
+                    changed.reserveCapacity(names.count)
+                    for name in names { if case .string(let field) = name { changed.append(field) } }
+                case "snapshot": snapshot = value
+                case "previous": previous = value
+                default: break
+                }
+            }
+        }
+    }
+}
+
+/// How the events a ``ReportBuilder`` reads hold view-model snapshots.
+public enum SnapshotForm: Sendable {
+    /// As recorded.
+    case values
+    /// The `snapshot` and `previous` members of `viewmodel.change` payloads hold their
+    /// ``JSONFingerprint/digest(_:)``: all the report needs of them, and much cheaper to read
+    /// from a journal (see ``ReportBuilder/digestibleMembers``).
+    case digests
+}

@@ -1,0 +1,64 @@
+import NavlogEvents
+
+/// Which events a reader returns; every condition is optional and they combine with AND.
+public struct EventFilter: Sendable, Equatable {
+    /// Only these sessions.
+    public var sessions: Set<String>?
+    /// Only these kinds.
+    public var kinds: Set<EventKind>?
+    /// Only events at or after this wall time (ns since the epoch).
+    public var since: Int64?
+    /// Only events before this wall time (ns since the epoch).
+    public var until: Int64?
+    /// Only events after this cursor.
+    public var after: JournalCursor?
+    /// Payload members, per event kind, to deliver as their ``JSONFingerprint/digest(_:)``
+    /// instead of their values, for a reader that only tells values apart (such as
+    /// `ReportBuilder.digestibleMembers`). Reading a digest builds none of the value, so it
+    /// is much cheaper than reading a large snapshot.
+    public var digestedMembers: [EventKind: [String]] = [:]
+    /// Kinds whose events come as their envelope only: seq, times, run, session, session seq,
+    /// kind and cause, with an empty `subject`, no `screen` or `parent` and an empty payload.
+    /// For a reader that only counts and orders them; their strings and payloads are not read.
+    public var envelopeOnlyKinds: Set<EventKind> = []
+
+    public init(sessions: Set<String>? = nil, kinds: Set<EventKind>? = nil, since: Int64? = nil,
+                until: Int64? = nil, after: JournalCursor? = nil) {
+        self.sessions = sessions
+        self.kinds = kinds
+        self.since = since
+        self.until = until
+        self.after = after
+    }
+}
+
+/// An opaque position in a journal: resume reading after the event it names.
+///
+/// Its string form (`nl1-…`) is stable and safe to pass around, e.g. in `navlog show --after`.
+public struct JournalCursor: Sendable, Hashable, CustomStringConvertible, LosslessStringConvertible {
+    /// The seq of the last event read.
+    let seq: UInt64
+
+    init(seq: UInt64) {
+        self.seq = seq
+    }
+
+    /// Creates the cursor just after `event`.
+    public init(after event: Event) {
+        seq = event.seq
+    }
+
+    /// Parses the string form; nil when it is not a cursor.
+    public init?(_ description: String) {
+        guard description.hasPrefix("nl1-"), let seq = UInt64(description.dropFirst(4), radix: 36) else { return nil }
+        self.seq = seq
+    }
+
+    /// Parses the string form, throwing ``JournalError/invalidCursor(_:)``.
+    public init(parsing text: String) throws {
+        guard let cursor = JournalCursor(text) else { throw JournalError.invalidCursor(text) }
+        self = cursor
+    }
+
+    public var description: String { "nl1-" + String(seq, radix: 36) }
+}

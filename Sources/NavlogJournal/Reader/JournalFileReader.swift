@@ -1,0 +1,302 @@
+import Foundation
+import NavlogEvents
+
+/// Reads the events of one `.navlog` file in seq order, a page at a time.
+final class JournalFileReader {
+    let file: JournalFile
+    var path: String { file.path }
+    private var strings = IDTable<String>()
+    private var sessions = IDTable<(name: String, run: String)>()
+    private var kinds = IDTable<EventKind>()
+    let inflater: Inflater
+    /// Payload values already decoded from this file, shared by the events that repeat them.
+    private let values = DecodedValueCache()
+    private let page: SQLiteStatement
+    /// Reads one block's row; prepared on first use and reused.
+    private var blockRow: SQLiteStatement?
+    private let filter: EventFilter
+    /// By kind id: whether the filter wants only the envelope of those events.
+    private var envelopeOnly: [Bool] = []
+    private var lastDataVersion: Int64 = -1
+
+    init(path: String, filter: EventFilter) throws {
+        file = try JournalFile.openForReading(path: path)
+        self.filter = filter
+        do {
+            inflater = try Inflater(format: .raw)
+            var conditions = ["b.last_seq > ?1"]
+            if let since = filter.since { conditions.append("b.max_time_ns >= \(since)") }
+            if let until = filter.until { conditions.append("b.min_time_ns < \(until)") }
+            var indexConditions: [String] = []
+            if let sessions = filter.sessions {
+                let names = sessions.sorted().map(Self.quote).joined(separator: ",")
+                indexConditions.append("e.session IN (SELECT id FROM session WHERE name IN (\(names)))")
+            }
+            if filter.kinds != nil { indexConditions.append("e.kinds & ?3 != 0") }
+            if !indexConditions.isEmpty {
+                conditions.append("EXISTS (SELECT 1 FROM event e WHERE e.block = b.id AND \(indexConditions.joined(separator: " AND ")))")
+            }
+            page = try file.database.prepare(
+                "SELECT b.id, b.last_seq FROM block b WHERE \(conditions.joined(separator: " AND ")) ORDER BY b.id LIMIT ?2")
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// Closes the connection.
+    func close() {
+        blockRow?.close()
+        page.close()
+        file.close()
+    }
+
+    /// Whether another connection committed since the last call (`PRAGMA data_version`).
+    func hasChanged() -> Bool {
+        let version = (try? file.database.scalar("PRAGMA data_version")?.integer) ?? nil
+        guard let version else { return true }
+        defer { lastDataVersion = version }
+        return version != lastDataVersion
+    }
+
+    // MARK: - Reading
+
+    /// Returns the matching events of up to `blockLimit` blocks holding seqs after `after`, and
+    /// the last seq those blocks cover (nil when there were none). It stops after the block
+    /// that brings the events to `eventBudget`, so that a page of large blocks stays small.
+    ///
+    /// The `block` and `event` index pick the blocks; only those are inflated, then filtered.
+    func events(after: UInt64, blockLimit: Int, eventBudget: Int = .max) throws -> (events: [Event], scannedThrough: UInt64?) {
+        var blocks: [(id: Int64, lastSeq: UInt64)] = []
+        do {
+            page.reset()
+            try page.bind(Int64(bitPattern: after), at: 1)
+            try page.bind(Int64(blockLimit), at: 2)
+            if let kinds = filter.kinds {
+                var kindNames: [Int64: String] = [:]
+                try file.loadKinds(into: &kindNames)
+                let mask = kindNames.filter { kinds.contains(EventKind(rawValue: $0.value)) }
+                    .reduce(UInt64(0)) { $0 | JournalFileWriter.kindBit($1.key) }
+                try page.bind(Int64(bitPattern: mask), at: 3)
+            }
+            while try page.step() { blocks.append((page.int64(at: 0), UInt64(bitPattern: page.int64(at: 1)))) }
+            page.reset()
+        } catch {
+            page.reset()
+            throw JournalError.wrapping(error, path: path)
+        }
+        var events: [Event] = []
+        var scannedThrough: UInt64?
+        for (position, block) in blocks.enumerated() {
+            let kept = events.count
+            do {
+                if blockRow == nil {
+                    do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
+                }
+                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1,
+                                                 plan: readsAllPayloads ? nil : payloadReading(ofKind:))
+                // Room for this block and as many more as are left, so the page grows once
+                // instead of being copied again for every block.
+                if events.capacity < events.count + columns.count {
+                    events.reserveCapacity(events.count + columns.count * (blocks.count - position))
+                }
+                for index in 0..<columns.count where columns.seq[index] > after {
+                    try resolve(index, of: columns, blockID: block.id, into: &events)
+                }
+            } catch where scannedThrough != nil {
+                // Hand out the blocks before the damaged one; the next call starts at it and throws.
+                events.removeSubrange(kept...)
+                break
+            }
+            scannedThrough = block.lastSeq
+            // Whole blocks only: the next call starts after the last one read.
+            if events.count >= eventBudget { break }
+        }
+        return (events, scannedThrough)
+    }
+
+    private func matches(session: String, kind: EventKind, wallNanoseconds: Int64) -> Bool {
+        if let sessions = filter.sessions, !sessions.contains(session) { return false }
+        if let kinds = filter.kinds, !kinds.contains(kind) { return false }
+        if let since = filter.since, wallNanoseconds < since { return false }
+        if let until = filter.until, wallNanoseconds >= until { return false }
+        return true
+    }
+
+    /// The statement ``readBlock(_:in:inflater:values:row:near:)`` reads a block's row with.
+    static func prepareBlockRow(in file: JournalFile) throws -> SQLiteStatement {
+        try file.database.prepare("SELECT first_seq, last_seq, event_count, raw_bytes, crc32, data FROM block WHERE id = ?")
+    }
+
+    /// Reads block `id` of `file`, checking its length, CRC-32 and layout.
+    ///
+    /// `row`, when given, is a statement ``prepareBlockRow(in:)`` made, reused from block to
+    /// block; it is reset before this returns, so no read stays open.
+    static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, values: DecodedValueCache? = nil,
+                          row: SQLiteStatement? = nil, near seq: UInt64,
+                          plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil) throws -> EventBlock.Columns {
+        let path = file.path
+        let statement: SQLiteStatement
+        defer { row?.reset() }
+        do {
+            statement = try row ?? prepareBlockRow(in: file)
+            try statement.bind([.integer(id)])
+            guard try statement.step() else {
+                throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id) is missing")
+            }
+        } catch let error as SQLiteError {
+            throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id): \(error.message)")
+        }
+        // Columns of a damaged file may hold anything: refuse negative values instead of trapping.
+        guard (0..<4).allSatisfy({ statement.int64(at: $0) >= 0 }) else {
+            throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id) has a negative seq, count or size")
+        }
+        let first = UInt64(statement.int64(at: 0))
+        let last = UInt64(statement.int64(at: 1))
+        let count = Int(statement.int64(at: 2))
+        let rawBytes = Int(statement.int64(at: 3))
+        let checksum = UInt32(truncatingIfNeeded: statement.int64(at: 4))
+        let data = statement.blob(at: 5)
+        func damaged(_ reason: String) -> JournalError {
+            .damagedBlock(path: path, firstSeq: first, lastSeq: last, reason: "block \(id): \(reason)")
+        }
+        guard rawBytes >= 0, rawBytes < 1 << 30 else { throw damaged("implausible size \(rawBytes)") }
+        let raw: [UInt8]
+        do {
+            raw = try inflater.decompressAll(data, expectedCount: rawBytes, context: "inflating block \(id) of \(path)")
+        } catch let error as ZlibError {
+            throw damaged("\(error)")
+        }
+        guard crc32Checksum(raw) == checksum else { throw damaged("CRC-32 mismatch after inflating") }
+        let columns: EventBlock.Columns
+        do {
+            columns = try EventBlock.decodeColumns(raw, cache: values, plan: plan)
+        } catch {
+            throw damaged("\(error)")
+        }
+        guard columns.count == count, columns.seq.first == first, columns.seq.last == last else {
+            throw damaged("holds \(columns.count) events, the block row says \(count)")
+        }
+        return columns
+    }
+
+    /// The kind with row id `id`, reloading the table once when it is not known yet; nil when
+    /// the file has no such kind.
+    private func kind(_ id: Int64) throws -> EventKind? {
+        if let kind = kinds[id] { return kind }
+        var names: [Int64: String] = [:]
+        try file.loadKinds(into: &names)
+        kinds.add(names.mapValues(EventKind.init(rawValue:)))
+        return kinds[id]
+    }
+
+    /// Whether the filter wants every payload as it is.
+    private var readsAllPayloads: Bool { filter.digestedMembers.isEmpty && filter.envelopeOnlyKinds.isEmpty }
+
+    /// How the filter wants payloads of kind id `id` read; noting envelope-only kinds for
+    /// ``resolve(_:of:blockID:into:)``. An unknown id reads values; resolving the event then
+    /// reports it.
+    private func payloadReading(ofKind id: Int64) throws -> EventBlock.PayloadReading {
+        guard let kind = try kind(id) else { return .values }
+        // Kind ids are small; one a damaged file makes huge is read in full.
+        if filter.envelopeOnlyKinds.contains(kind), id >= 0, id < EventBlock.denseKindIDs {
+            if envelopeOnly.count <= id { envelopeOnly += [Bool](repeating: false, count: Int(id) + 1 - envelopeOnly.count) }
+            envelopeOnly[Int(id)] = true
+            return .skipped
+        }
+        return filter.digestedMembers[kind].map { .digesting($0) } ?? .values
+    }
+
+    /// Whether events of kind id `id` come as their envelope only.
+    private func isEnvelopeOnly(_ id: Int64) -> Bool {
+        id >= 0 && id < envelopeOnly.count && envelopeOnly[Int(id)]
+    }
+
+    /// Replaces ids with strings, reloading the tables once when a newer id turns up, and
+    /// appends the event to `events` unless it does not match the filter.
+    ///
+    /// It appends rather than returning an optional event: unwrapping one and appending it
+    /// copied the event, retaining and then releasing every string and the payload.
+    private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, into events: inout [Event]) throws {
+        func damaged(_ reason: String) -> JournalError {
+            let seq = columns.seq[index]
+            return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
+        }
+        func lookup(_ id: Int64) throws -> String {
+            if let value = strings[id] { return value }
+            var fresh: [Int64: String] = [:]
+            try file.loadStrings(after: strings.lastID, into: &fresh)
+            strings.add(fresh)
+            guard let value = strings[id] else { throw damaged("unknown string \(id)") }
+            return value
+        }
+        func kind(_ id: Int64) throws -> EventKind {
+            guard let kind = try self.kind(id) else { throw damaged("unknown kind \(id)") }
+            return kind
+        }
+        func session(_ id: Int64) throws -> (name: String, run: String) {
+            if let session = sessions[id] { return session }
+            var rows: [Int64: (name: String, run: String)] = [:]
+            try file.loadSessions(into: &rows)
+            sessions.add(rows)
+            guard let session = sessions[id] else { throw damaged("unknown session \(id)") }
+            return session
+        }
+        let session = try session(columns.session[index])
+        let kind = try kind(columns.kind[index])
+        guard matches(session: session.name, kind: kind, wallNanoseconds: columns.wall[index]) else { return }
+        if isEnvelopeOnly(columns.kind[index]) {
+            events.append(Event(
+                seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
+                run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
+                kind: kind, subject: "", cause: columns.cause[index]))
+            return
+        }
+        let screenID = columns.screen[index]
+        let parentID = columns.parent[index]
+        // Every lookup that can throw happens before the event is made, so it is built
+        // straight into the array.
+        let subject = try lookup(columns.subject[index])
+        let screen = screenID == 0 ? nil : try lookup(screenID)
+        let parent = parentID == 0 ? nil : try lookup(parentID)
+        events.append(Event(
+            seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
+            run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
+            kind: kind, subject: subject, screen: screen, cause: columns.cause[index],
+            parent: parent, payload: columns.payload[index]))
+    }
+
+}
+
+/// One of a file's tables by row id (strings, kinds, sessions), loaded as rows turn up.
+/// Row ids are small and dense, so they index an array; an id a damaged file makes too large
+/// for that (beyond twice the rows plus 1024) goes to a dictionary instead.
+private struct IDTable<Value> {
+    private var dense: [Value?] = []
+    private var sparse: [Int64: Value] = [:]
+    private var count = 0
+    /// The highest id added.
+    private(set) var lastID: Int64 = 0
+
+    subscript(id: Int64) -> Value? {
+        if id >= 0, id < dense.count, let value = dense[Int(id)] { return value }
+        return sparse[id]
+    }
+
+    mutating func add(_ rows: [Int64: Value]) {
+        let limit = Int64(count + rows.count) * 2 + 1024
+        for (id, value) in rows {
+            if self[id] == nil { count += 1 }
+            lastID = max(lastID, id)
+            if id >= 0, id < limit {
+                if id >= dense.count { dense += [Value?](repeating: nil, count: Int(id) + 1 - dense.count) }
+                dense[Int(id)] = value
+            } else {
+                sparse[id] = value
+            }
+        }
+    }
+}

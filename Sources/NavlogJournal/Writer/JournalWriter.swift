@@ -1,0 +1,281 @@
+import Foundation
+import NavlogEvents
+
+/// The journal writer: an ``EventSink`` that batches events into compressed `.navlog` files.
+///
+/// ``record(_:)`` only enqueues under a lock and assigns ``Event/seq``; a dedicated thread
+/// commits one transaction per flush (every ``JournalConfiguration/flushInterval`` or
+/// ``JournalConfiguration/batchSize`` events, whichever comes first), rotates files and applies
+/// retention. Call ``close()`` to flush everything and end the run.
+///
+/// ```swift
+/// let writer = try JournalWriter(configuration: JournalConfiguration(directory: "journal", labels: ["app": "tabs"]))
+/// runtime.sink = writer
+/// let committed = try await writer.flush()
+/// try writer.close()
+/// ```
+///
+/// `@unchecked Sendable`: every mutable property marked "guarded" is read and written only while
+/// `lock` is held; the properties marked "writer thread" are touched only by the writer's thread
+/// (and by `init` before that thread starts).
+public final class JournalWriter: EventSink, @unchecked Sendable {
+    public let configuration: JournalConfiguration
+    /// This run's id, stored in every event's ``Event/run``.
+    public let runID: String
+    /// Files found not closed cleanly when the writer opened, after setting them aside.
+    public let setAsideFiles: [String]
+    /// Files in the directory the writer could not read when it opened, with the reason.
+    public let unreadableFiles: [String]
+    /// Protects private values with the journal's key; the writer thread applies it to every
+    /// event before encoding. Other outputs of the same events (a live stream) use it too.
+    public let redactor: Redactor
+
+    static let workAvailable = 0
+    static let spaceAvailable = 1
+    static let progressMade = 2
+
+    let lock = ConditionLock(conditions: 3)
+    let run: RunInfo
+    /// The directory's lock; the writer thread replaces it when the directory was removed and
+    /// made again (``restoreDirectory()``), and nothing else touches it until it finished.
+    var lockDescriptor: Int32
+    /// The privacy key, written back if the directory (holding its file) is removed.
+    let privacyKey: [UInt8]
+
+    // MARK: Guarded by `lock`
+
+    var pending: [QueuedEvent] = []
+    var nextSeq: UInt64
+    var queueDrops: DropAccount?
+    var flushWaiters: [FlushWaiter] = []
+    var rotationWaiters: [FlushWaiter] = []
+    var isClosing = false
+    var isFinished = false
+    var closeError: JournalError?
+    var state = JournalMetrics()
+    /// The seq ranges of the latest batches whose commit failed, with the error (at most
+    /// ``failedWriteMemory``): a flush fails when one of them holds an event it covers, even
+    /// when the writer had taken that batch before the flush was asked for.
+    var failedWrites: [(seqs: ClosedRange<UInt64>, error: JournalError)] = []
+    static let failedWriteMemory = 1024
+
+    // MARK: Writer thread
+
+    var fileWriter: JournalFileWriter?
+    var writeDrops: DropAccount?
+    var dropRecordCount: UInt64 = 0
+    var lastCommittedSeq: UInt64 = 0
+    var lastCommitMonotonic: UInt64 = 0
+    /// The current file was found removed and the directory is not restored yet.
+    var isDirectoryLost = false
+
+    /// Opens the journal directory: takes its lock, sets aside files not closed cleanly,
+    /// continues seq after the highest one found, applies retention and starts a new file.
+    public init(configuration: JournalConfiguration) throws {
+        self.configuration = configuration
+        let directory = configuration.directory
+        try JournalDirectory.create(directory)
+        lockDescriptor = try JournalDirectory.lock(directory)
+        do {
+            privacyKey = try JournalDirectory.loadPrivacyKey(directory: directory, keyFile: configuration.privacyKeyFile)
+            redactor = Redactor(policy: configuration.privacy, key: privacyKey)
+        } catch {
+            Glibc.close(lockDescriptor)
+            throw error
+        }
+        let now = configuration.clock.now()
+        runID = configuration.runID ?? JournalWriter.makeRunID(wallNanoseconds: now.wall)
+        run = RunInfo(id: runID, startedNanoseconds: now.wall, labels: configuration.labels)
+        do {
+            let scan = try JournalWriter.scan(directory)
+            setAsideFiles = scan.setAside
+            unreadableFiles = scan.unreadable
+            nextSeq = scan.highestSeq + 1
+            state.committedSeq = scan.highestSeq
+            lastCommittedSeq = scan.highestSeq
+            JournalWriter.applyRetention(configuration, now: now.wall)
+            try openNewFile()
+        } catch {
+            Glibc.close(lockDescriptor)
+            throw error
+        }
+        lastCommitMonotonic = monotonicNow()
+        let thread = Thread { [self] in self.runLoop() }
+        thread.name = "navlog-journal-writer"
+        thread.start()
+    }
+
+    // MARK: - Recording
+
+    /// An event in the queue; `encodedPayload`, when set, is its payload already in the
+    /// block's binary form (``ByteWriter/writeJSON(_:)``), and `event.payload` is then unused.
+    struct QueuedEvent {
+        var event: Event
+        var encodedPayload: [UInt8]?
+    }
+
+    /// Enqueues `event`, assigning its seq and run; never waits on I/O.
+    ///
+    /// With a full queue, ``BackpressurePolicy/block`` waits for the writer to take the queue and
+    /// ``BackpressurePolicy/drop`` counts the event as dropped. Events recorded after ``close()``
+    /// are counted as dropped.
+    public func record(_ event: Event) {
+        var event = event
+        event.run = runID
+        // The payload is encoded here, on the recording thread, while it is in this core's
+        // cache: the writer thread then copies bytes instead of walking dictionaries another
+        // core built, and the payload's storage is freed by the thread that made it. Events
+        // the redactor may change keep their payload, since redaction runs on the writer.
+        var encoded: [UInt8]?
+        if !redactor.mayRedact(kind: event.kind, isMarked: !event.privatePaths.isEmpty) {
+            var writer = ByteWriter(capacity: 128)
+            writer.writeJSON(event.payload)
+            encoded = writer.bytes
+            event.payload = .null
+        }
+        lock.lock()
+        while !isClosing && pending.count >= configuration.queueCapacity {
+            if configuration.backpressure == .drop {
+                let seq = nextSeq
+                nextSeq += 1
+                let loss = DropAccount(count: 1, firstSeq: seq, lastSeq: seq, firstWallNanoseconds: event.wallNanoseconds,
+                                       lastWallNanoseconds: event.wallNanoseconds, reasons: ["queue full"])
+                if queueDrops == nil { queueDrops = loss } else { queueDrops!.merge(loss) }
+                state.eventsDropped += 1
+                lock.unlock()
+                return
+            }
+            lock.signal(Self.workAvailable)
+            lock.wait(Self.spaceAvailable)
+        }
+        if isClosing {
+            state.eventsDropped += 1
+            lock.unlock()
+            return
+        }
+        event.seq = nextSeq
+        nextSeq += 1
+        pending.append(QueuedEvent(event: event, encodedPayload: encoded))
+        if pending.count == configuration.batchSize { lock.signal(Self.workAvailable) }
+        lock.unlock()
+    }
+
+    // MARK: - Flushing
+
+    /// The seq of the last event recorded so far (0 before any). Read it before recording
+    /// something, and ``flush(after:)`` with it covers what was recorded since.
+    public var lastRecordedSeq: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return nextSeq - 1
+    }
+
+    /// Waits until everything enqueued before the call is committed; returns the highest committed seq.
+    ///
+    /// Throws the write error when a batch this flush waited for failed (its events are then
+    /// counted as dropped and recorded once writing works again).
+    @discardableResult
+    public func flush() throws -> UInt64 {
+        try waitForWriter(rotating: false)
+    }
+
+    /// Awaits until everything enqueued before the call is committed; returns the highest
+    /// committed seq. Throws the write error when a batch this flush waited for failed; with
+    /// `floor`, also when an event with a seq above it, enqueued before the call, was lost to
+    /// a failed write the writer attempted before the call. A caller that reads
+    /// ``lastRecordedSeq`` before recording and passes it here hears of every one of its events.
+    @discardableResult
+    public func flush(after floor: UInt64? = nil) async throws -> UInt64 {
+        let waiter = FlushWaiter()
+        return try await withCheckedThrowingContinuation { continuation in
+            lock.lock()
+            guard !isFinished else {
+                lock.unlock()
+                continuation.resume(throwing: JournalError.closed(path: configuration.directory))
+                return
+            }
+            if let floor { waiter.covers(after: floor, through: nextSeq - 1) }
+            waiter.continuation = continuation
+            flushWaiters.append(waiter)
+            lock.signal(Self.workAvailable)
+            lock.unlock()
+        }
+    }
+
+    /// Closes the current file after committing what is queued, and starts a new one
+    /// (for `SIGHUP` and `POST /v1/journal/rotate`).
+    public func rotate() throws {
+        _ = try waitForWriter(rotating: true)
+    }
+
+    /// Queues a flush (or a rotation) for the writer thread and blocks until it is done.
+    private func waitForWriter(rotating: Bool) throws -> UInt64 {
+        let waiter = FlushWaiter()
+        lock.lock()
+        guard !isFinished else {
+            lock.unlock()
+            throw JournalError.closed(path: configuration.directory)
+        }
+        if rotating { rotationWaiters.append(waiter) } else { flushWaiters.append(waiter) }
+        lock.signal(Self.workAvailable)
+        while !waiter.isDone { lock.wait(Self.progressMade) }
+        lock.unlock()
+        return try waiter.outcome()
+    }
+
+    /// Commits everything queued, closes the file cleanly and ends the run; later calls do nothing.
+    public func close() throws {
+        lock.lock()
+        isClosing = true
+        lock.signal(Self.workAvailable)
+        lock.broadcast(Self.spaceAvailable)
+        while !isFinished { lock.wait(Self.progressMade) }
+        let error = closeError
+        closeError = nil
+        lock.unlock()
+        if lockDescriptor >= 0 { flock(lockDescriptor, LOCK_UN) }
+        if let error { throw error }
+    }
+
+    deinit {
+        Glibc.close(lockDescriptor)
+    }
+
+    // MARK: - Metrics
+
+    /// A snapshot of the writer's counters.
+    public var metrics: JournalMetrics {
+        lock.lock()
+        defer { lock.unlock() }
+        var snapshot = state
+        snapshot.queueDepth = pending.count
+        return snapshot
+    }
+
+    static func makeRunID(wallNanoseconds: Int64) -> String {
+        let random = UInt64.random(in: 0..<(1 << 30))
+        return "r-\(String(UInt64(wallNanoseconds / 1_000_000), radix: 36))-\(String(random, radix: 36))"
+    }
+}
+
+/// A caller waiting for a flush or rotation.
+///
+/// `@unchecked Sendable`: its fields are written by the writer thread and read by the caller,
+/// both only while the writer's lock is held.
+final class FlushWaiter: @unchecked Sendable {
+    var isDone = false
+    var committedSeq: UInt64 = 0
+    var failure: JournalError?
+    var continuation: CheckedContinuation<UInt64, any Error>?
+    /// The seqs whose loss fails this flush (a flush of events, not a rotation).
+    var covered: ClosedRange<UInt64>?
+
+    func covers(after floor: UInt64, through last: UInt64) {
+        covered = floor < last ? (floor + 1)...last : nil
+    }
+
+    func outcome() throws -> UInt64 {
+        if let failure { throw failure }
+        return committedSeq
+    }
+}
