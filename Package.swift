@@ -65,21 +65,29 @@ let package = Package(
             name: "navlog-bench",
             dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogSampleApps"]
         ),
-        // A writer child process for NavlogJournalTests (the kill -9 and disk-full tests).
+        // A writer child process for NavlogJournalTests (the kill -9 test).
         .executableTarget(name: "journal-test-child", dependencies: ["NavlogEvents", "NavlogJournal"]),
 
         // MARK: - Tests
-        // A small app shared by the tests of hosts and analysis.
-        .target(name: "NavlogTestFixtures", dependencies: ["NavlogRuntime"], path: "Tests/NavlogTestFixtures"),
+        // What the test targets share: running the built products, the repository's paths,
+        // temporary directories, the OTLP validator, a running navlogd, synthetic events and a
+        // small app for the tests of hosts and analysis.
+        .target(name: "NavlogTestSupport", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost"], path: "Tests/NavlogTestSupport"),
         .testTarget(name: "NavlogRuntimeTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogTesting"]),
-        .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestFixtures"]),
-        .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTesting", "journal-test-child"]),
+        .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
+        .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTesting", "NavlogTestSupport", "journal-test-child"]),
         .testTarget(name: "NavlogSampleAppsTests", dependencies: ["NavlogSampleApps", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting"]),
-        .testTarget(name: "NavlogAnalysisTests", dependencies: ["NavlogAnalysis", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestFixtures"]),
-        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal"]),
-        .testTarget(name: "NavlogExportTests", dependencies: ["NavlogExport", "NavlogJournal", "NavlogEvents", "NavlogRuntime", "navlog"]),
-        .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogJournal", "navlog"]),
-        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "navlogd", "navlog"]),
+        .testTarget(name: "NavlogAnalysisTests", dependencies: ["NavlogAnalysis", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
+        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "NavlogTestSupport"]),
+        .testTarget(name: "NavlogExportTests", dependencies: ["NavlogExport", "NavlogJournal", "NavlogEvents", "NavlogRuntime", "NavlogTestSupport", "navlog"]),
+        .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogTestSupport", "navlog"]),
+        .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogTestSupport", "navlogd", "navlog"]),
+        // The fault suite, load and fuzzing (scripts/faults runs it alone; scripts/test --fast
+        // skips it): navlogd under kill -9, full disks and signals, hostile input, damaged journals.
+        .testTarget(
+            name: "NavlogFaultTests",
+            dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogHost", "NavlogJournal", "NavlogTesting", "NavlogTestSupport", "navlogd", "navlog"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 @testable import NavlogAnalysis
 import NavlogEvents
 import NavlogHost
-import NavlogTestFixtures
+import NavlogTestSupport
 import NavlogTesting
 import XCTest
 

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import NavlogTestSupport
 import XCTest
 
 final class RendererTests: XCTestCase {
@@ -66,10 +67,10 @@ final class RendererTests: XCTestCase {
         XCTAssertTrue(dot.contains("\"Home\" -> \"Detail\" [label=\"1 (50%)\""))
         XCTAssertTrue(dot.contains("\"Say \\\"Hi\\\" <b>&\\\\\""))
         let executable = try GraphvizTool.dot()
-        let result = try GraphvizTool.run(executable, arguments: ["-Tsvg"], input: dot)
-        XCTAssertEqual(result.status, 0, result.error)
-        XCTAssertEqual(result.error, "")
-        XCTAssertTrue(result.output.contains("<svg"))
+        let result = try runTool(executable, ["-Tsvg"], input: dot)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(result.stdout.contains("<svg"))
     }
 
     func testMermaidFlowchartAndSankey() {

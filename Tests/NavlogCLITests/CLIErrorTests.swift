@@ -1,4 +1,6 @@
 import Foundation
+import NavlogEvents
+import NavlogTestSupport
 import XCTest
 
 /// Bad input gets a clear error on stderr that names the culprit, and the right exit code.
@@ -6,7 +8,7 @@ final class CLIErrorTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = try CLI.makeTemporaryDirectory(self)
+        directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
     }
 
     private func script(_ text: String, named name: String = "flow.scenario") throws -> String {
@@ -19,7 +21,7 @@ final class CLIErrorTests: XCTestCase {
 
     func testABadScriptLineNamesFileAndLine() throws {
         let path = try script("app master-detail\ntap open-detail\ntapp back\n")
-        let result = try CLI.run(["run", "--script", path, "--journal", journal])
+        let result = try Product.navlog.run(["run", "--script", path, "--journal", journal])
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.stdout, "")
         XCTAssertEqual(result.stderr, "navlog run: \(path):3: unknown command 'tapp'; did you mean 'tap'? (commands: app, tap, enter, back, dismiss, select, deeplink, wait, expect)\n")
@@ -28,7 +30,7 @@ final class CLIErrorTests: XCTestCase {
 
     func testAnUnknownAppIsAUsageError() throws {
         let path = try script("tap x\n")
-        let result = try CLI.run(["run", "masterdetail", "--script", path, "--journal", journal])
+        let result = try Product.navlog.run(["run", "masterdetail", "--script", path, "--journal", journal])
         XCTAssertEqual(result.status, 64)
         XCTAssertEqual(result.stderr, """
             navlog run: unknown app 'masterdetail'; apps: master-detail, articles, tabs, content-list
@@ -39,29 +41,29 @@ final class CLIErrorTests: XCTestCase {
 
     func testAnUnknownParameterIsAUsageError() throws {
         let path = try script("app articles latency=5\n")
-        let result = try CLI.run(["run", "--script", path, "--journal", journal])
+        let result = try Product.navlog.run(["run", "--script", path, "--journal", journal])
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.stderr.hasPrefix("navlog run: app 'articles' has no parameter 'latency'; its parameters: dataset, failure_rate, inject, latency_ms, seed\n"), result.stderr)
         let plain = try script("tap reload\n", named: "plain.scenario")
-        let bad = try CLI.run(["run", "articles", "--param", "latency_ms=soon", "--script", plain, "--journal", journal])
+        let bad = try Product.navlog.run(["run", "articles", "--param", "latency_ms=soon", "--script", plain, "--journal", journal])
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.contains("parameter 'latency_ms' must be an integer from 0 to 60000, not 'soon'"), bad.stderr)
     }
 
     func testAnUnknownElementFailsTheRunAtItsLineAndKeepsWhatRan() throws {
         let path = try script("app master-detail\ntap open-detail\n\ntap self-destruct\ntap close-detail\n")
-        let result = try CLI.run(["run", "--script", path, "--journal", journal])
+        let result = try Product.navlog.run(["run", "--script", path, "--journal", journal])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "\(path):4: tap self-destruct: no element 'self-destruct' on screen Detail#1; actionable elements: toggle-pinned, open-share, close-detail\n")
         XCTAssertTrue(result.stdout.contains(": 1 of 3 steps ran; recorded "), result.stdout)
-        let shown = try CLI.run(["show", journal, "--kind", "error", "--no-time"])
+        let shown = try Product.navlog.run(["show", journal, "--kind", "error", "--no-time"])
         XCTAssertEqual(shown.status, 0)
         XCTAssertTrue(shown.stdout.contains("unknown_element: no element 'self-destruct'"), shown.stdout)
     }
 
     func testAFailedExpectationShowsExpectedAndActual() throws {
         let path = try script("app master-detail\nexpect screen Detail\n")
-        let result = try CLI.run(["run", "--script", path, "--journal", journal])
+        let result = try Product.navlog.run(["run", "--script", path, "--journal", journal])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "\(path):2: expect screen\n  expected: Detail\n  actual:   Master#1\n")
     }
@@ -71,29 +73,29 @@ final class CLIErrorTests: XCTestCase {
         try Data("not a directory".utf8).write(to: blocker)
         let target = blocker.appendingPathComponent("journal").path
         let path = try script("app master-detail\n")
-        let result = try CLI.run(["run", "--script", path, "--journal", target])
+        let result = try Product.navlog.run(["run", "--script", path, "--journal", target])
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.hasPrefix("navlog run: cannot record into journal directory '\(target)': "), result.stderr)
         XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "one line: \(result.stderr)")
     }
 
     func testAMissingScriptFileIsNamed() throws {
-        let result = try CLI.run(["run", "master-detail", "--script", "/nonexistent/x.scenario", "--journal", journal])
+        let result = try Product.navlog.run(["run", "master-detail", "--script", "/nonexistent/x.scenario", "--journal", journal])
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.hasPrefix("navlog run: cannot read script '/nonexistent/x.scenario': "), result.stderr)
     }
 
     func testUsageErrors() throws {
-        let unknownOption = try CLI.run(["run", "--scrpit", "x"])
+        let unknownOption = try Product.navlog.run(["run", "--scrpit", "x"])
         XCTAssertEqual(unknownOption.status, 64)
         XCTAssertEqual(unknownOption.stderr, "navlog run: unknown option '--scrpit'; did you mean '--script'?\nSee 'navlog run --help'.\n")
-        let unknownCommand = try CLI.run(["shwo"])
+        let unknownCommand = try Product.navlog.run(["shwo"])
         XCTAssertEqual(unknownCommand.status, 64)
         XCTAssertEqual(unknownCommand.stderr, "navlog: unknown command 'shwo'; did you mean 'show'?\nSee 'navlog --help'.\n")
-        let missing = try CLI.run(["run", "--journal", journal])
+        let missing = try Product.navlog.run(["run", "--journal", journal])
         XCTAssertEqual(missing.status, 64)
         XCTAssertTrue(missing.stderr.hasPrefix("navlog run: option '--script' is required\n"), missing.stderr)
-        let badKind = try CLI.run(["show", directory.path, "--kind", "screen.puhs"])
+        let badKind = try Product.navlog.run(["show", directory.path, "--kind", "screen.puhs"])
         XCTAssertEqual(badKind.status, 64)
         XCTAssertTrue(badKind.stderr.hasPrefix("navlog show: option '--kind': unknown kind 'screen.puhs'; did you mean 'screen.push'?"), badKind.stderr)
     }
@@ -101,10 +103,10 @@ final class CLIErrorTests: XCTestCase {
     func testGarbageJournalFilesAreReportedByName() throws {
         let garbage = directory.appendingPathComponent("navlog-0000000000000001-20261201T000000Z.navlog")
         try Data(repeating: 0x5A, count: 10_000).write(to: garbage)
-        let show = try CLI.run(["show", garbage.path])
+        let show = try Product.navlog.run(["show", garbage.path])
         XCTAssertEqual(show.status, 2)
         XCTAssertTrue(show.stderr.contains(garbage.path), show.stderr)
-        let verify = try CLI.run(["verify", directory.path])
+        let verify = try Product.navlog.run(["verify", directory.path])
         XCTAssertEqual(verify.status, 1)
         XCTAssertTrue(verify.stdout.contains("problem: \(garbage.path)"), verify.stdout)
     }
@@ -114,16 +116,16 @@ final class CLIErrorTests: XCTestCase {
 /// like a private view-model field: no event read back holds it in clear.
 final class PrivateParameterTests: XCTestCase {
     func testAPrivateParameterIsHashedInSessionStart() throws {
-        let directory = try CLI.makeTemporaryDirectory(self)
+        let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         let journal = directory.appendingPathComponent("journal").path
         let script = directory.appendingPathComponent("t.scenario")
         try "select Settings\ntap open-profile\n".write(to: script, atomically: true, encoding: .utf8)
         let secret = "Zelda Quintessa Private"
-        let run = try CLI.run(["run", "tabs", "--param", "user_name=\(secret)", "--script", script.path, "--journal", journal])
+        let run = try Product.navlog.run(["run", "tabs", "--param", "user_name=\(secret)", "--script", script.path, "--journal", journal])
         XCTAssertEqual(run.status, 0, run.stderr)
-        let shown = try CLI.run(["show", journal, "-o", "json"])
+        let shown = try Product.navlog.run(["show", journal, "-o", "json"])
         XCTAssertFalse(shown.stdout.contains("Zelda"), "the private name is in the journal in clear")
-        let start = try XCTUnwrap(try CLI.events(fromJSONLines: shown.stdout).first { $0.kind == .sessionStart })
+        let start = try XCTUnwrap(try [Event](jsonLines: shown.stdout).first { $0.kind == .sessionStart })
         XCTAssertEqual(start.payload["parameters"]?["user_name"]?.stringValue?.hasPrefix("hmac:"), true, "\(start.payload)")
         XCTAssertEqual(start.payload["parameters"]?["start_tab"], "dashboard")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NavlogEvents
+import NavlogTestSupport
 import XCTest
 
 /// `navlog diff` and `navlog baseline save` end to end, on journals recorded from the seed
@@ -8,7 +9,7 @@ final class DiffCommandTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = try CLI.makeTemporaryDirectory(self)
+        directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
     }
 
     /// Records `script` into a fresh journal named `name` and returns its path.
@@ -16,7 +17,7 @@ final class DiffCommandTests: XCTestCase {
     private func record(_ name: String, script: String = "Config/scenarios/master-detail.scenario", parameters: [String] = [], runs: Int = 1, expectedStatus: Int32 = 0) throws -> String {
         let journal = directory.appendingPathComponent(name).path
         for _ in 0..<runs {
-            let result = try CLI.run(["run", "--script", script, "--journal", journal] + parameters.flatMap { ["--param", $0] })
+            let result = try Product.navlog.run(["run", "--script", script, "--journal", journal] + parameters.flatMap { ["--param", $0] })
             XCTAssertEqual(result.status, expectedStatus, result.stderr)
         }
         return journal
@@ -30,7 +31,7 @@ final class DiffCommandTests: XCTestCase {
 
     func testTheSameScenarioRunTwiceExitsZeroWithNothingFlagged() throws {
         let base = try record("base"), candidate = try record("candidate")
-        let result = try CLI.run(["diff", base, candidate])
+        let result = try Product.navlog.run(["diff", base, candidate])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertEqual(result.stderr, "")
         XCTAssertTrue(result.stdout.hasPrefix("navlog diff: no regression (0 failed, "), result.stdout)
@@ -44,7 +45,7 @@ final class DiffCommandTests: XCTestCase {
         let base = try record("push")
         // The scenario expects a stack of Master and Detail, so the modal run stops there (exit 1).
         let candidate = try record("modal", parameters: ["detail_style=modal"], expectedStatus: 1)
-        let result = try CLI.run(["diff", "--base", base, "--candidate", candidate])
+        let result = try Product.navlog.run(["diff", "--base", base, "--candidate", candidate])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         let lines = result.stdout.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let expected = [
@@ -64,10 +65,10 @@ final class DiffCommandTests: XCTestCase {
     func testChangedViewModelFieldsAreShownFieldByField() throws {
         let base = try record("ana")
         let script = directory.appendingPathComponent("master-detail.scenario")
-        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("Config/scenarios/master-detail.scenario"), encoding: .utf8)
+        let text = try String(contentsOf: Repository.root.appendingPathComponent("Config/scenarios/master-detail.scenario"), encoding: .utf8)
         try text.replacingOccurrences(of: "ana@example.com", with: "bo@example.com").write(to: script, atomically: true, encoding: .utf8)
         let candidate = try record("bo", script: script.path)
-        let result = try CLI.run(["diff", base, candidate, "--context", "0"])
+        let result = try Product.navlog.run(["diff", base, candidate, "--context", "0"])
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("""
                    - 19 action Share#1 ←1 element=share-recipient role=text_field value=ana@example.com
@@ -103,7 +104,7 @@ final class DiffCommandTests: XCTestCase {
         let noisy = try record("noisy", script: script.path, parameters: ["latency_ms=302"], runs: 10)
         let options = ["--ignore-field", "parameters.latency_ms", "--funnel", "read=Articles,ArticleDetail,Author", "-o", "json"]
 
-        let regressed = try CLI.run(["diff", base, slow] + options)
+        let regressed = try Product.navlog.run(["diff", base, slow] + options)
         XCTAssertEqual(regressed.status, 1, regressed.stdout + regressed.stderr)
         let metrics = try XCTUnwrap(json(regressed.stdout)["metrics"]?.arrayValue)
         let dwell = try XCTUnwrap(metrics.first { $0["family"] == "dwell" && $0["name"] == "Articles" })
@@ -123,7 +124,7 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(convert["status"], "regression")
         XCTAssertEqual(try json(regressed.stdout)["scenarios"]?.arrayValue?.first?["status"], "same", "latency_ms is ignored")
 
-        let quiet = try CLI.run(["diff", base, noisy] + options)
+        let quiet = try Product.navlog.run(["diff", base, noisy] + options)
         XCTAssertEqual(quiet.status, 0, quiet.stdout + quiet.stderr)
         for metric in try XCTUnwrap(json(quiet.stdout)["metrics"]?.arrayValue) {
             XCTAssertNotEqual(metric["status"], "regression", metric.serialized())
@@ -133,7 +134,7 @@ final class DiffCommandTests: XCTestCase {
     func testTooFewSamplesAreReportedAsSuchAndSkippedInJUnit() throws {
         let base = try record("base"), candidate = try record("candidate")
         let junit = directory.appendingPathComponent("diff.xml").path
-        let result = try CLI.run(["diff", base, candidate, "-o", "json", "--junit", junit])
+        let result = try Product.navlog.run(["diff", base, candidate, "-o", "json", "--junit", junit])
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try json(result.stdout)
         let metrics = try XCTUnwrap(report["metrics"]?.arrayValue)
@@ -153,7 +154,7 @@ final class DiffCommandTests: XCTestCase {
         let base = try record("push")
         let candidate = try record("modal", parameters: ["detail_style=modal"], expectedStatus: 1)
         let junit = directory.appendingPathComponent("junit.xml").path
-        let result = try CLI.run(["diff", base, candidate, "-o", "json", "--junit", junit])
+        let result = try Product.navlog.run(["diff", base, candidate, "-o", "json", "--junit", junit])
         XCTAssertEqual(result.status, 1, result.stderr)
         let counts = try XCTUnwrap(json(result.stdout)["counts"])
         let xml = try parseJUnit(junit)
@@ -168,7 +169,7 @@ final class DiffCommandTests: XCTestCase {
     func testGitHubAnnotationsNameEachFailure() throws {
         let base = try record("push")
         let candidate = try record("modal", parameters: ["detail_style=modal"], expectedStatus: 1)
-        let result = try CLI.run(["diff", base, candidate, "--github-annotations", "-o", "markdown"])
+        let result = try Product.navlog.run(["diff", base, candidate, "--github-annotations", "-o", "markdown"])
         XCTAssertEqual(result.status, 1)
         let annotations = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("::") }
         XCTAssertEqual(annotations.first, "::error title=navlog diff%3A master-detail s-1::event sequence changed: 25 removed, 13 added%0AMaster → Detail: screen.push became screen.present style=sheet%0ADetail → Share (screen.push) no longer happens%0AShare → Detail (screen.pop by=pop) no longer happens%0ADetail → Master (screen.pop by=user_back) no longer happens")
@@ -204,15 +205,8 @@ final class DiffCommandTests: XCTestCase {
                 "failedCases": [c.get("classname") + "/" + c.get("name") for c in cases if c.find("failure") is not None],
             }))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", program, path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "python3 could not parse \(path)")
-        return try JSONDecoder().decode(JUnitSummary.self, from: data)
+        let result = try python(program, [path])
+        XCTAssertEqual(result.status, 0, "python3 could not parse \(path): \(result.stderr)")
+        return try JSONDecoder().decode(JUnitSummary.self, from: Data(result.stdout.utf8))
     }
 }

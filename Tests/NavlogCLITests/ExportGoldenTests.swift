@@ -1,6 +1,7 @@
 import Foundation
 import NavlogEvents
 import NavlogTesting
+import NavlogTestSupport
 import XCTest
 
 /// Every export format and `navlog report --output json`, run by the built binary on two fixed
@@ -29,18 +30,18 @@ final class ExportGoldenTests: XCTestCase {
         ("report", ["report", "--output", "json"]),
     ]
 
-    static let fixtures = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/export-golden")
+    static let fixtures = Repository.root.appendingPathComponent("Tests/Fixtures/export-golden")
 
     func testTabsSessionOfTwoThousandSteps() throws { try assertGolden("tabs") }
     func testArticlesJournalOfSeveralSessions() throws { try assertGolden("articles") }
 
     private func assertGolden(_ fixture: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = Self.fixtures.appendingPathComponent(fixture)
-        let journal = try CLI.makeTemporaryDirectory(self).appendingPathComponent("\(fixture).navlog")
+        let journal = URL(fileURLWithPath: makeTemporaryDirectory(self)).appendingPathComponent("\(fixture).navlog")
         try Self.unxz(directory.appendingPathComponent("journal.navlog.xz")).write(to: journal)
         let digests = try Self.digests(directory.appendingPathComponent("digests.txt"))
         for output in Self.outputs {
-            let result = try CLI.run([output.arguments[0], journal.path] + output.arguments.dropFirst())
+            let result = try Product.navlog.run([output.arguments[0], journal.path] + output.arguments.dropFirst())
             XCTAssertEqual(result.status, 0, "\(fixture) \(output.name): \(result.stderr)", file: file, line: line)
             if let expected = digests[output.name] {
                 let actual = Self.digest(Data(result.stdout.utf8))

@@ -1,4 +1,6 @@
 import Foundation
+import NavlogEvents
+import NavlogTestSupport
 import XCTest
 
 /// Privacy through the CLI: values marked private in app code (the tabs app's profile name) and
@@ -23,60 +25,60 @@ final class PrivacyCommandTests: XCTestCase {
     }
 
     func testPrivateValuesStayOutOfShowReportAndDiffWhichStillWork() throws {
-        let directory = try CLI.makeTemporaryDirectory(self)
+        let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         let scripts = try writeScripts(in: directory)
         var journals: [String] = []
         for side in ["base", "candidate"] {
             let journal = directory.appendingPathComponent(side).path
             for script in [scripts.tabs, scripts.share] {
                 // The recipient also lands in Detail's list of people shared with.
-                let run = try CLI.run(["run", "--script", script, "--journal", journal, "--redact", "ShareViewModel.recipient",
+                let run = try Product.navlog.run(["run", "--script", script, "--journal", journal, "--redact", "ShareViewModel.recipient",
                                        "--redact", "action.value:share-recipient", "--redact", "DetailViewModel.sharedWith"])
                 XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
             }
             journals.append(journal)
         }
-        let shown = try CLI.run(["show", journals[0], "-o", "json"])
+        let shown = try Product.navlog.run(["show", journals[0], "-o", "json"])
         XCTAssertEqual(shown.status, 0, shown.stderr)
         for secret in [profileName, recipient] {
             XCTAssertFalse(shown.stdout.contains(secret), "\(secret) is shown")
         }
-        let events = try CLI.events(fromJSONLines: shown.stdout)
+        let events = try [Event](jsonLines: shown.stdout)
         let entered = try XCTUnwrap(events.first { $0.kind == .action && $0.payload["element"] == "profile-name" })
         let hash = try XCTUnwrap(entered.payload["value"]?.stringValue)
         XCTAssertTrue(hash.hasPrefix("hmac:"), hash)
         XCTAssertTrue(events.contains { $0.payload["snapshot"]?["name"]?.stringValue == hash }, "equal values hash equally within a journal")
         XCTAssertTrue(events.contains { $0.payload["snapshot"]?["recipient"]?.stringValue?.hasPrefix("hmac:") == true })
 
-        let text = try CLI.run(["show", journals[0]])
+        let text = try Product.navlog.run(["show", journals[0]])
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertFalse(text.stdout.contains(profileName) || text.stdout.contains(recipient), text.stdout)
-        let report = try CLI.run(["report", journals[0], "--output", "json"])
+        let report = try Product.navlog.run(["report", journals[0], "--output", "json"])
         XCTAssertEqual(report.status, 0, report.stderr)
         XCTAssertFalse(report.stdout.contains(profileName) || report.stdout.contains(recipient))
         XCTAssertTrue(report.stdout.contains("Profile"), "the flow is still reported")
         // Two journals, two keys: diff sees the private values as hashed on both sides, not as changes.
-        let diff = try CLI.run(["diff", journals[0], journals[1]])
+        let diff = try Product.navlog.run(["diff", journals[0], journals[1]])
         XCTAssertEqual(diff.status, 0, diff.stdout + diff.stderr)
         XCTAssertFalse(diff.stdout.contains(profileName) || diff.stdout.contains(recipient))
-        XCTAssertEqual(try CLI.run(["verify", journals[0]]).status, 0)
+        XCTAssertEqual(try Product.navlog.run(["verify", journals[0]]).status, 0)
         let keyFile = try String(contentsOfFile: journals[0] + "/.navlog.privacy-key", encoding: .utf8)
         XCTAssertFalse(shown.stdout.contains(keyFile.trimmingCharacters(in: .whitespacesAndNewlines)), "show never prints the key")
     }
 
     func testRemoveModeAndBadRules() throws {
-        let directory = try CLI.makeTemporaryDirectory(self)
+        let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         let scripts = try writeScripts(in: directory)
         let journal = directory.appendingPathComponent("removed").path
-        let run = try CLI.run(["run", "--script", scripts.tabs, "--journal", journal, "--redact-mode", "remove"])
+        let run = try Product.navlog.run(["run", "--script", scripts.tabs, "--journal", journal, "--redact-mode", "remove"])
         XCTAssertEqual(run.status, 0, run.stderr)
-        let events = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json"]).stdout)
+        let events = try [Event](jsonLines: try Product.navlog.run(["show", journal, "-o", "json"]).stdout)
         let entered = try XCTUnwrap(events.first { $0.kind == .action && $0.payload["element"] == "profile-name" })
         XCTAssertNil(entered.payload["value"])
         XCTAssertEqual(entered.payload["redacted"], ["value"])
         XCTAssertFalse(events.contains { $0.payload.serialized().contains("hmac:") })
 
-        let bad = try CLI.run(["run", "--script", scripts.tabs, "--journal", journal, "--redact", "email"])
+        let bad = try Product.navlog.run(["run", "--script", scripts.tabs, "--journal", journal, "--redact", "email"])
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(bad.stderr, "navlog run: option '--redact': redaction rule 'email' must be ViewModelType.field (such as ProfileViewModel.email) or action.value:ELEMENT\nSee 'navlog run --help'.\n")
     }

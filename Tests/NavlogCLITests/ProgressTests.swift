@@ -1,4 +1,5 @@
 import Foundation
+import NavlogTestSupport
 import XCTest
 
 /// Progress on stderr: drawn when stderr is a terminal (the binary runs under script(1), which
@@ -9,15 +10,15 @@ final class ProgressTests: XCTestCase {
     private var journal: String!
 
     override func setUpWithError() throws {
-        let directory = try CLI.makeTemporaryDirectory(self)
+        let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         journal = directory.appendingPathComponent("journal").path
-        let explore = try CLI.run(["explore", "tabs", "--steps", "400", "--sessions", "2", "--journal", journal])
+        let explore = try Product.navlog.run(["explore", "tabs", "--steps", "400", "--sessions", "2", "--journal", journal])
         XCTAssertLessThanOrEqual(explore.status, 1, explore.stderr)
     }
 
     /// What the terminal showed while `navlog arguments` ran with stdout to /dev/null.
     private func terminalOutput(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let navlog = CLI.productsDirectory.appendingPathComponent("navlog").path
+        let navlog = Product.navlog.path
         let command = ([navlog] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -51,7 +52,7 @@ final class ProgressTests: XCTestCase {
     }
 
     func testExploreShowsSessionsWalkedOnATerminal() throws {
-        let other = try CLI.makeTemporaryDirectory(self).appendingPathComponent("journal").path
+        let other = URL(fileURLWithPath: makeTemporaryDirectory(self)).appendingPathComponent("journal").path
         let shown = try terminalOutput(["explore", "tabs", "--steps", "20", "--sessions", "3", "--journal", other])
         XCTAssertTrue(shown.contains("sessions walked"), shown)
     }
@@ -64,7 +65,7 @@ final class ProgressTests: XCTestCase {
     func testNoProgressWhenStderrIsNotATerminal() throws {
         let journal: String = journal
         for arguments in [["export", journal, "--format", "otlp-json"], ["report", journal, "--output", "json"]] {
-            let result = try CLI.run(arguments, environment: ["NAVLOG_PROGRESS_INTERVAL_MS": "0"])
+            let result = try Product.navlog.run(arguments, environment: ["NAVLOG_PROGRESS_INTERVAL_MS": "0"])
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(result.stderr, "", "\(arguments[0]) wrote to a stderr that is not a terminal")
         }

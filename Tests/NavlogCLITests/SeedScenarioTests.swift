@@ -1,20 +1,21 @@
 import Foundation
 import NavlogEvents
 import NavlogTesting
+import NavlogTestSupport
 import XCTest
 
 /// Each seed article's flow, recorded by `navlog run` from `Config/scenarios/` and read back
 /// with `navlog show --output json`: the exact sequence (kinds, subjects, screens, causes).
 final class SeedScenarioTests: XCTestCase {
     private func recordedTrace(of app: String) throws -> [String] {
-        let journal = try CLI.makeTemporaryDirectory(self).appendingPathComponent("journal")
-        let run = try CLI.run(["run", "--script", "Config/scenarios/\(app).scenario", "--journal", journal.path, "--label", "ci=true"])
+        let journal = URL(fileURLWithPath: makeTemporaryDirectory(self)).appendingPathComponent("journal")
+        let run = try Product.navlog.run(["run", "--script", "Config/scenarios/\(app).scenario", "--journal", journal.path, "--label", "ci=true"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stderr, "")
         XCTAssertTrue(run.stdout.hasPrefix("Config/scenarios/\(app).scenario: "), run.stdout)
-        let show = try CLI.run(["show", journal.path, "--output", "json"])
+        let show = try Product.navlog.run(["show", journal.path, "--output", "json"])
         XCTAssertEqual(show.status, 0, show.stderr)
-        let events = try CLI.events(fromJSONLines: show.stdout)
+        let events = try [Event](jsonLines: show.stdout)
         XCTAssertEqual(Set(events.map(\.session)), ["s-1"])
         XCTAssertEqual(events.map(\.seq), Array(1...UInt64(events.count)), "a fresh journal numbers from 1")
         XCTAssertEqual(LeakDetector.leaks(in: events), [])
@@ -34,7 +35,7 @@ final class SeedScenarioTests: XCTestCase {
     func testContentList() throws { try assertTrace("content-list", Self.contentList) }
 
     func testModalVariantOfMasterDetailRecordsAPresentAndASwipe() throws {
-        let directory = try CLI.makeTemporaryDirectory(self)
+        let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         let script = directory.appendingPathComponent("modal.scenario")
         try """
             tap open-detail
@@ -43,9 +44,9 @@ final class SeedScenarioTests: XCTestCase {
             expect screen Master
             """.write(to: script, atomically: true, encoding: .utf8)
         let journal = directory.appendingPathComponent("journal").path
-        let run = try CLI.run(["run", "master-detail", "--param", "detail_style=modal", "--script", script.path, "--journal", journal])
+        let run = try Product.navlog.run(["run", "master-detail", "--param", "detail_style=modal", "--script", script.path, "--journal", journal])
         XCTAssertEqual(run.status, 0, run.stderr)
-        let kinds = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json", "--kind", "screen.*"]).stdout).map(\.kind)
+        let kinds = try [Event](jsonLines: try Product.navlog.run(["show", journal, "-o", "json", "--kind", "screen.*"]).stdout).map(\.kind)
         // Master is pushed (and ready); Detail is pushed into its own stack, which is presented
         // (Detail is ready when the sheet shows it), then swiped.
         XCTAssertEqual(kinds, [.screenPush, .screenReady, .screenPush, .screenPresent, .screenReady, .screenDismiss])

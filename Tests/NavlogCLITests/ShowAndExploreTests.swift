@@ -1,54 +1,55 @@
 import Foundation
 import NavlogEvents
+import NavlogTestSupport
 import XCTest
 
 final class ShowAndExploreTests: XCTestCase {
     private var journal: String!
 
     override func setUpWithError() throws {
-        journal = try CLI.makeTemporaryDirectory(self).appendingPathComponent("journal").path
+        journal = URL(fileURLWithPath: makeTemporaryDirectory(self)).appendingPathComponent("journal").path
         for app in ["master-detail", "tabs"] {
-            let run = try CLI.run(["run", "--script", "Config/scenarios/\(app).scenario", "--journal", journal, "--session", "s-\(app)"])
+            let run = try Product.navlog.run(["run", "--script", "Config/scenarios/\(app).scenario", "--journal", journal, "--session", "s-\(app)"])
             XCTAssertEqual(run.status, 0, run.stderr)
         }
     }
 
     func testFiltersBySessionKindAndCursor() throws {
-        let all = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json"]).stdout)
+        let all = try [Event](jsonLines: try Product.navlog.run(["show", journal, "-o", "json"]).stdout)
         XCTAssertEqual(Set(all.map(\.session)), ["s-master-detail", "s-tabs"])
 
-        let tabs = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json", "--session", "s-tabs", "--kind", "tab.select"]).stdout)
+        let tabs = try [Event](jsonLines: try Product.navlog.run(["show", journal, "-o", "json", "--session", "s-tabs", "--kind", "tab.select"]).stdout)
         XCTAssertEqual(tabs.map(\.payload["tab"]), ["Settings", "Dashboard", "Settings"])
 
         let middle = all[all.count / 2]
-        let json = try JSONValue(parsing: String(try CLI.run(["show", journal, "-o", "json"]).stdout.split(separator: "\n")[all.count / 2]))
+        let json = try JSONValue(parsing: String(try Product.navlog.run(["show", journal, "-o", "json"]).stdout.split(separator: "\n")[all.count / 2]))
         let cursor = try XCTUnwrap(json["cursor"]?.stringValue)
-        let rest = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json", "--after-cursor", cursor]).stdout)
+        let rest = try [Event](jsonLines: try Product.navlog.run(["show", journal, "-o", "json", "--after-cursor", cursor]).stdout)
         XCTAssertEqual(rest.map(\.seq), all.map(\.seq).filter { $0 > middle.seq })
 
-        let badCursor = try CLI.run(["show", journal, "--after-cursor", "yesterday"])
+        let badCursor = try Product.navlog.run(["show", journal, "--after-cursor", "yesterday"])
         XCTAssertEqual(badCursor.status, 64)
     }
 
     func testTimeFilters() throws {
-        let all = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json"]).stdout)
+        let all = try [Event](jsonLines: try Product.navlog.run(["show", journal, "-o", "json"]).stdout)
         let pivot = all[10]
-        let since = try CLI.events(fromJSONLines: try CLI.run(["show", journal, "-o", "json", "--since", Event.formatTime(pivot.wallNanoseconds)]).stdout)
+        let since = try [Event](jsonLines: try Product.navlog.run(["show", journal, "-o", "json", "--since", Event.formatTime(pivot.wallNanoseconds)]).stdout)
         XCTAssertEqual(since.map(\.seq), all.filter { $0.wallNanoseconds >= pivot.wallNanoseconds }.map(\.seq))
-        let recent = try CLI.run(["show", journal, "--since=-1h", "-o", "json"])
+        let recent = try Product.navlog.run(["show", journal, "--since=-1h", "-o", "json"])
         XCTAssertEqual(recent.stdout.split(separator: "\n").count, all.count)
-        let bad = try CLI.run(["show", journal, "--since", "last tuesday"])
+        let bad = try Product.navlog.run(["show", journal, "--since", "last tuesday"])
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.contains("'last tuesday' is not an RFC 3339 time"), bad.stderr)
     }
 
     func testTextShowsViewModelChangesAsDiffs() throws {
-        let text = try CLI.run(["show", journal, "--session", "s-tabs", "--kind", "viewmodel.change", "--no-time"]).stdout
+        let text = try Product.navlog.run(["show", journal, "--session", "s-tabs", "--kind", "viewmodel.change", "--no-time"]).stdout
         XCTAssertTrue(text.contains("ReportViewModel\n        - rangeDays: 7\n        + rangeDays: 30\n"), text)
     }
 
     func testJSONSeqFraming() throws {
-        let output = try CLI.run(["show", journal, "-o", "json-seq", "--session", "s-master-detail"]).stdout
+        let output = try Product.navlog.run(["show", journal, "-o", "json-seq", "--session", "s-master-detail"]).stdout
         let records = output.split(separator: "\u{1E}", omittingEmptySubsequences: true)
         XCTAssertGreaterThan(records.count, 10)
         for record in records {
@@ -58,14 +59,14 @@ final class ShowAndExploreTests: XCTestCase {
     }
 
     func testTailPrintsTheLastEventsAndFollowsNewOnes() throws {
-        let last = try CLI.run(["tail", journal, "-n", "2", "--no-time"])
+        let last = try Product.navlog.run(["tail", journal, "-n", "2", "--no-time"])
         XCTAssertEqual(last.stdout.split(separator: "\n").count, 2)
         XCTAssertTrue(last.stdout.split(separator: "\n").last!.contains("session.end"), last.stdout)
 
         // Follow: start tail -f, wait for its one line of history (so its first scan is over),
         // then record another session and read until that session's end shows up.
         let process = Process()
-        process.executableURL = CLI.productsDirectory.appendingPathComponent("navlog")
+        process.executableURL = URL(fileURLWithPath: Product.navlog.path)
         process.arguments = ["tail", "-f", "-n", "1", "-o", "json", journal]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -88,25 +89,25 @@ final class ShowAndExploreTests: XCTestCase {
         read(until: "\"cursor\"")
         XCTAssertTrue(buffer.contains("\"session.end\""), buffer)
         buffer = ""
-        let run = try CLI.run(["run", "--script", "Config/scenarios/articles.scenario", "--journal", journal, "--session", "s-followed"])
+        let run = try Product.navlog.run(["run", "--script", "Config/scenarios/articles.scenario", "--journal", journal, "--session", "s-followed"])
         XCTAssertEqual(run.status, 0, run.stderr)
         read(until: "\"s-followed\",\"session_seq\":36")
-        let followed = try CLI.events(fromJSONLines: buffer.split(separator: "\n").filter { $0.hasSuffix("}") }.joined(separator: "\n"))
+        let followed = try [Event](jsonLines: buffer.split(separator: "\n").filter { $0.hasSuffix("}") }.joined(separator: "\n"))
         XCTAssertEqual(Set(followed.map(\.session)), ["s-followed"])
         XCTAssertEqual(followed.first?.kind, .sessionStart)
         XCTAssertEqual(followed.last?.kind, .sessionEnd)
     }
 
     func testExploreIsDeterministicAndReportsFindings() throws {
-        let directory = try CLI.makeTemporaryDirectory(self)
+        let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         func explore(_ name: String) throws -> [String] {
             let path = directory.appendingPathComponent(name).path
             // The tabs app keeps the user's name private: journals compare hashes only under one key.
             let key = directory.appendingPathComponent("privacy-key").path
-            let result = try CLI.run(["explore", "tabs", "--seed", "7", "--steps", "80", "--sessions", "3", "--journal", path, "--privacy-key", key])
+            let result = try Product.navlog.run(["explore", "tabs", "--seed", "7", "--steps", "80", "--sessions", "3", "--journal", path, "--privacy-key", key])
             XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
             XCTAssertTrue(result.stdout.contains("explored 3 session(s) of tabs from seed 7"), result.stdout)
-            return try CLI.events(fromJSONLines: try CLI.run(["show", path, "-o", "json"]).stdout)
+            return try [Event](jsonLines: try Product.navlog.run(["show", path, "-o", "json"]).stdout)
                 .map { "\($0.session) \($0.sessionSeq) \($0.kind) \($0.subject) \($0.payload.serialized())" }
                 .sorted()
         }
@@ -116,7 +117,7 @@ final class ShowAndExploreTests: XCTestCase {
     }
 
     func testExploreHelpAndBackBiasArePinned() throws {
-        let help = try CLI.run(["explore", "--help"])
+        let help = try Product.navlog.run(["explore", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertEqual(help.stdout, """
             OVERVIEW: Walk an app at random from a seed, record it, and report what broke.
@@ -142,7 +143,7 @@ final class ShowAndExploreTests: XCTestCase {
               -h, --help                Show help information.
 
             """)
-        let bad = try CLI.run(["explore", "articles", "--back-bias", "1.5", "--journal", try CLI.makeTemporaryDirectory(self).path])
+        let bad = try Product.navlog.run(["explore", "articles", "--back-bias", "1.5", "--journal", makeTemporaryDirectory(self)])
         XCTAssertEqual(bad.status, 64)
         XCTAssertEqual(bad.stderr, """
             navlog explore: option '--back-bias' must be a number from 0 to 1, not '1.5'
@@ -152,7 +153,7 @@ final class ShowAndExploreTests: XCTestCase {
     }
 
     func testHelpTextIsPinned() throws {
-        let help = try CLI.run(["run", "--help"])
+        let help = try Product.navlog.run(["run", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertEqual(help.stdout, """
             OVERVIEW: Run a scenario script headless and record it into a journal.
@@ -177,7 +178,7 @@ final class ShowAndExploreTests: XCTestCase {
 
             """)
         for command in ["apps", "explore", "show", "tail", "verify", "demo"] {
-            let result = try CLI.run([command, "--help"])
+            let result = try Product.navlog.run([command, "--help"])
             XCTAssertEqual(result.status, 0, command)
             XCTAssertTrue(result.stdout.hasPrefix("OVERVIEW: "), command)
         }

@@ -2,24 +2,16 @@ import Foundation
 import NavlogDaemon
 import NavlogHost
 import NavlogRuntime
+import NavlogTestSupport
 import XCTest
 
 /// Parsing and validating `navlogd` configurations, and refusing bad ones before anything starts.
 final class ConfigurationTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// A catalog with the sample apps' names and parameters, without linking them.
-    static let catalog = try! AppCatalog([
-        AppDefinition(name: "master-detail", summary: "", parameters: [.choice("detail_style", ["push", "modal"], default: "push", summary: "")]) { _, _ in throw CancellationError() },
-        AppDefinition(name: "articles", summary: "", parameters: [
-            .integer("latency_ms", in: 0...60_000, default: 300, summary: ""), .number("failure_rate", in: 0...1, default: 0, summary: ""),
-        ]) { _, _ in throw CancellationError() },
-        AppDefinition(name: "tabs", summary: "", parameters: [.choice("start_tab", ["dashboard", "settings"], default: "dashboard", summary: "")]) { _, _ in throw CancellationError() },
-        AppDefinition(name: "content-list", summary: "", parameters: [.choice("dataset", ["full", "empty"], default: "full", summary: "")]) { _, _ in throw CancellationError() },
-    ])
+    static let catalog = AppCatalog.sampleSignatures
 
     func testEmbeddedDefaultIsConfigNavlogdJSON() throws {
-        let file = try String(contentsOf: Self.repository.appendingPathComponent("Config/navlogd.json"), encoding: .utf8)
+        let file = try String(contentsOf: Repository.url("Config/navlogd.json"), encoding: .utf8)
         XCTAssertEqual(DaemonConfiguration.defaultText, file)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NavlogDaemon
 import NavlogEvents
+import NavlogTestSupport
 import XCTest
 
 /// `navlogd` pushing spans to an OTLP/HTTP collector: a test-side receiver built on the
@@ -10,10 +11,7 @@ final class OTLPPushTests: XCTestCase {
     static let authorization = "Bearer otlp-test-token"
 
     override func setUpWithError() throws {
-        let probe = try runTool("/usr/bin/env", ["python3", "-c", "import google.protobuf, opentelemetry.proto.collector.trace.v1.trace_service_pb2"])
-        guard probe.status == 0 else {
-            throw ReceiverError(message: "python3 cannot import opentelemetry-proto; run: python3 -m pip install opentelemetry-proto protobuf\n\(probe.stderr)")
-        }
+        try OTLPValidator.requirePython()
     }
 
     // MARK: - Helpers

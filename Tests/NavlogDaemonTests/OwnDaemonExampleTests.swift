@@ -3,12 +3,13 @@ import NavlogDaemon
 import NavlogEvents
 import NavlogHost
 import NavlogJournal
+import NavlogTestSupport
 import XCTest
 
 /// The "your own daemon" example of docs/DAEMON.md: the same code, and it works.
 final class OwnDaemonExampleTests: XCTestCase {
     func testDocumentedExampleIsThisCode() throws {
-        let root = ConfigurationTests.repository
+        let root = Repository.root
         let document = try String(contentsOf: root.appendingPathComponent("docs/DAEMON.md"), encoding: .utf8)
         let source = try String(contentsOf: root.appendingPathComponent("Tests/NavlogDaemonTests/OwnDaemonExample.swift"), encoding: .utf8)
         let block = try XCTUnwrap(document.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```\n").first)

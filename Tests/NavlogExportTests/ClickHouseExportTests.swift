@@ -1,6 +1,7 @@
 import Foundation
 import NavlogEvents
 import NavlogExport
+import NavlogTestSupport
 import XCTest
 
 /// `navlog export --format clickhouse`: the schema, the rows, and the SQL of Config/clickhouse/
@@ -21,7 +22,7 @@ final class ClickHouseExportTests: XCTestCase {
 
     func testSchemaIsTheCheckedInFileAndDeclaresMergeTreesWithCodecs() throws {
         let printed = try ExportTestSupport.export(["export", "--format", "clickhouse", "--table", "schema"])
-        let file = try String(contentsOf: ExportTestSupport.packageRoot.appendingPathComponent("Config/clickhouse/schema.sql"), encoding: .utf8)
+        let file = try String(contentsOf: Repository.root.appendingPathComponent("Config/clickhouse/schema.sql"), encoding: .utf8)
         XCTAssertEqual(printed, file, "Config/clickhouse/schema.sql is the output of --table schema")
         XCTAssertEqual(printed, ClickHouseSchema.createStatements)
         for table in ["navlog_events", "navlog_visits"] {
@@ -173,7 +174,7 @@ final class ClickHouseExportTests: XCTestCase {
         let journal = ExportTestSupport.seedJournal
         let file = try visitsFile(of: journal)
         for steps in ["Dashboard,Settings,Profile", "Master,Detail,Share"] {
-            let result = try ExportTestSupport.python(ClickHouseExportTests.funnelEvaluation, [file.path, steps])
+            let result = try python(ClickHouseExportTests.funnelEvaluation, [file.path, steps])
             XCTAssertEqual(result.status, 0, result.stderr)
             let actual = try JSONValue(parsing: result.stdout).arrayValue?.map { $0.serialized() }
             let report = try JSONValue(parsing: try ExportTestSupport.export(["report", journal, "--output", "json", "--funnel", steps]))
@@ -189,7 +190,7 @@ final class ClickHouseExportTests: XCTestCase {
     func testTheSQLGivesTheTransitionsSharesAndDwellMediansOfTheReport() throws {
         let journal = ExportTestSupport.seedJournal
         let file = try visitsFile(of: journal)
-        let result = try ExportTestSupport.python(ClickHouseExportTests.sqliteQueries, [file.path])
+        let result = try python(ClickHouseExportTests.sqliteQueries, [file.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let sql = try JSONValue(parsing: result.stdout)
         let report = try JSONValue(parsing: try ExportTestSupport.export(["report", journal, "--output", "json"]))
@@ -254,7 +255,7 @@ final class ClickHouseExportTests: XCTestCase {
     func testTheLoadSQLGivesTheLoadSectionOfTheReport() throws {
         let journal = ExportTestSupport.seedJournal
         let file = try visitsFile(of: journal)
-        let result = try ExportTestSupport.python(ClickHouseExportTests.loadEvaluation, [file.path])
+        let result = try python(ClickHouseExportTests.loadEvaluation, [file.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let sql = try XCTUnwrap(try JSONValue(parsing: result.stdout).arrayValue)
         let report = try XCTUnwrap(try JSONValue(parsing: try ExportTestSupport.export(["report", journal, "--output", "json"]))["load"]?.arrayValue)

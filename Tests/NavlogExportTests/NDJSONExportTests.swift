@@ -1,5 +1,6 @@
 import Foundation
 import NavlogEvents
+import NavlogTestSupport
 import XCTest
 
 /// `navlog export --format ndjson` and the command line of `navlog export`.
@@ -31,21 +32,21 @@ final class NDJSONExportTests: XCTestCase {
     }
 
     func testProgressStaysOffStderrWhenItIsNotATerminal() throws {
-        let result = try ExportTestSupport.navlog(["export", ExportTestSupport.seedJournal, "--format", "chrome-trace"])
+        let result = try Product.navlog.run(["export", ExportTestSupport.seedJournal, "--format", "chrome-trace"])
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.stderr, "")
     }
 
     func testOptionsOfAnotherFormatAreUsageErrors() throws {
         let journal = ExportTestSupport.seedJournal
-        let table = try ExportTestSupport.navlog(["export", journal, "--table", "visits"])
+        let table = try Product.navlog.run(["export", journal, "--table", "visits"])
         XCTAssertEqual(table.status, 64)
         XCTAssertEqual(table.stderr, "navlog export: option '--table' applies only to --format clickhouse\nSee 'navlog export --help'.\n")
-        let logs = try ExportTestSupport.navlog(["export", journal, "--format", "chrome-trace", "--otlp-logs"])
+        let logs = try Product.navlog.run(["export", journal, "--format", "chrome-trace", "--otlp-logs"])
         XCTAssertEqual(logs.status, 64)
-        let format = try ExportTestSupport.navlog(["export", journal, "--format", "parquet"])
+        let format = try Product.navlog.run(["export", journal, "--format", "parquet"])
         XCTAssertEqual(format.status, 64)
-        let missing = try ExportTestSupport.navlog(["export", "/nonexistent/journal"])
+        let missing = try Product.navlog.run(["export", "/nonexistent/journal"])
         XCTAssertEqual(missing.status, 2)
         XCTAssertEqual(missing.stderr, "navlog export: journal '/nonexistent/journal' does not exist\n")
     }

@@ -1,71 +1,12 @@
 import Foundation
 import NavlogEvents
 import NavlogExport
+import NavlogTestSupport
 import XCTest
 
 /// `navlog export --format otlp-json`: checked with the official protobuf definitions and
 /// against the coordinator tree of the events.
 final class OTLPExportTests: XCTestCase {
-    /// Parses every line with `google.protobuf.json_format.Parse` into the request type,
-    /// without `ignore_unknown_fields`. OTLP/JSON writes ids as hex where the plain protobuf
-    /// mapping expects base64 (the collector's own unmarshaler converts them), so the script
-    /// checks each id is lowercase hex of the right length and converts it first. It then
-    /// checks the fields OTLP requires and prints how many spans or records it read.
-    static let validator = """
-        import base64, json, re, sys
-        from google.protobuf import json_format
-        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
-        from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
-        LENGTHS = {"traceId": 32, "spanId": 16, "parentSpanId": 16}
-        def convert(node):
-            if isinstance(node, dict):
-                for key, value in list(node.items()):
-                    if key in LENGTHS:
-                        assert re.fullmatch("[0-9a-f]{%d}" % LENGTHS[key], value), (key, value)
-                        node[key] = base64.b64encode(bytes.fromhex(value)).decode()
-                    else:
-                        convert(value)
-            elif isinstance(node, list):
-                for value in node: convert(value)
-        kind, path = sys.argv[1], sys.argv[2]
-        count = 0
-        for line in open(path):
-            document = json.loads(line)
-            convert(document)
-            if kind == "traces":
-                request = json_format.Parse(json.dumps(document), ExportTraceServiceRequest())
-                for resource in request.resource_spans:
-                    names = [a.key for a in resource.resource.attributes]
-                    assert "service.name" in names, names
-                    for scope in resource.scope_spans:
-                        for span in scope.spans:
-                            assert len(span.trace_id) == 16 and len(span.span_id) == 8, span.name
-                            assert span.parent_span_id == b"" or len(span.parent_span_id) == 8
-                            assert span.name and span.kind == 1, span.name
-                            assert 0 < span.start_time_unix_nano <= span.end_time_unix_nano, span.name
-                            for event in span.events: assert event.name and event.time_unix_nano > 0
-                            count += 1
-            else:
-                request = json_format.Parse(json.dumps(document), ExportLogsServiceRequest())
-                for resource in request.resource_logs:
-                    for scope in resource.scope_logs:
-                        for record in scope.log_records:
-                            assert len(record.trace_id) == 16 and len(record.span_id) == 8
-                            assert record.time_unix_nano > 0 and record.body.string_value
-                            count += 1
-        print(count)
-        """
-
-    private func validate(_ kind: String, _ text: String) throws -> Int {
-        if case .failure(let error) = ExportTestSupport.pythonHasOTLP { throw error }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-\(UUID().uuidString).jsonl")
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try ExportTestSupport.python(OTLPExportTests.validator, [kind, file.path])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    }
-
     /// Spans of the export as JSON objects with their resource's `navlog.run`.
     private func spans(of text: String) throws -> [(run: String, span: JSONValue)] {
         var spans: [(String, JSONValue)] = []
@@ -92,7 +33,7 @@ final class OTLPExportTests: XCTestCase {
         let text = try ExportTestSupport.export(["export", journal, "--format", "otlp-json", "--batch-size", "50"])
         let spans = try spans(of: text)
         XCTAssertGreaterThan(text.split(separator: "\n").count, 1, "batches of 50 spans make several requests")
-        XCTAssertEqual(try validate("traces", text), spans.count)
+        XCTAssertEqual(try OTLPValidator.count(.traces, in: text), spans.count)
 
         let events = try ExportTestSupport.events(in: journal)
         let sessions = Set(events.map { "\($0.run)/\($0.session)" })
@@ -137,7 +78,7 @@ final class OTLPExportTests: XCTestCase {
     func testLogsParseWithTheOfficialDefinitions() throws {
         let journal = ExportTestSupport.seedJournal
         let text = try ExportTestSupport.export(["export", journal, "--format", "otlp-json", "--otlp-logs"])
-        XCTAssertEqual(try validate("logs", text), try ExportTestSupport.events(in: journal).count)
+        XCTAssertEqual(try OTLPValidator.count(.logs, in: text), try ExportTestSupport.events(in: journal).count)
     }
 
     func testALeakedCoordinatorSpanIsMarkedAndScreensAreChildrenOfTheirCoordinator() throws {
@@ -247,7 +188,7 @@ final class OTLPExportTests: XCTestCase {
         XCTAssertEqual(home["droppedEventsCount"], 172)
         XCTAssertEqual(kept.last?["attributes"]?.arrayValue?.first { $0["key"] == "navlog.session_seq" }?["value"]?["intValue"], "131",
                        "the first 128 changes are kept, from session_seq 4")
-        XCTAssertEqual(try validate("traces", text), try spans(of: text).count)
+        XCTAssertEqual(try OTLPValidator.count(.traces, in: text), try spans(of: text).count)
     }
 
     func testTheEncoderHandsOutSpansAsCoordinatorsGoAwayAndForgetsEndedSessions() throws {

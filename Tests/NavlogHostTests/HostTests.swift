@@ -1,7 +1,7 @@
 import NavlogEvents
 import NavlogHost
 import NavlogRuntime
-import NavlogTestFixtures
+import NavlogTestSupport
 import NavlogTesting
 import XCTest
 

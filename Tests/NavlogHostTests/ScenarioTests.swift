@@ -1,6 +1,6 @@
 import NavlogEvents
 import NavlogHost
-import NavlogTestFixtures
+import NavlogTestSupport
 import NavlogTesting
 import XCTest
 

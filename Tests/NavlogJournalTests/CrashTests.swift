@@ -1,4 +1,5 @@
 import Foundation
+import NavlogTestSupport
 import XCTest
 
 @testable import NavlogJournal
@@ -8,7 +9,7 @@ final class CrashTests: XCTestCase {
     func testKillNineUnderLoadKeepsEveryReportedCommit() throws {
         let directory = makeTemporaryDirectory(self)
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: productPath("journal-test-child"))
+        child.executableURL = URL(fileURLWithPath: Product.journalTestChild.path)
         child.arguments = [directory, "20"]
         let output = Pipe()
         child.standardOutput = output

@@ -1,4 +1,5 @@
 import Foundation
+import NavlogTestSupport
 import XCTest
 
 @testable import NavlogJournal

@@ -1,15 +1,12 @@
 import Foundation
+import NavlogTestSupport
 import XCTest
 
 /// The README's example is this target's `CheckoutExample.swift`, word for word, so the
 /// example in the README always compiles and passes.
 final class ReadmeTests: XCTestCase {
     func testTheReadmeShowsTheExampleThatCompiles() throws {
-        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
-            root = root.deletingLastPathComponent()
-        }
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Repository.text("README.md")
         let example = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("CheckoutExample.swift"), encoding: .utf8)
         let marker = "<!-- Tests/ReadmeExampleTests/CheckoutExample.swift -->\n```swift\n"
         let start = try XCTUnwrap(readme.range(of: marker), "README.md lost the example marker")

@@ -1,4 +1,5 @@
 import Foundation
+import NavlogTestSupport
 import NavlogTesting
 import XCTest
 

@@ -2,33 +2,8 @@ import Foundation
 import NavlogEvents
 import XCTest
 
-@testable import NavlogJournal
-
-/// Where storage tests run: a directory on disk, and one in memory (tmpfs, `/dev/shm`).
-enum StorageRoot: String, CaseIterable {
-    case disk
-    case memory
-
-    var base: String {
-        switch self {
-        case .disk: return NSTemporaryDirectory()
-        case .memory: return FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        }
-    }
-}
-
-/// Returns a fresh, empty directory removed when the test ends.
-func makeTemporaryDirectory(_ test: XCTestCase, root: StorageRoot = .disk, name: String = #function) -> String {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    let path = root.base + "/navlog-tests-\(safe)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    try? FileManager.default.removeItem(atPath: path)
-    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-    return path
-}
-
 /// Returns deterministic events of every known kind but `journal.dropped`, spread over `sessions` sessions.
-func makeEvents(count: Int, sessions: Int = 25, startWall: Int64 = 1_800_000_000_000_000_000) -> [Event] {
+public func makeEvents(count: Int, sessions: Int = 25, startWall: Int64 = 1_800_000_000_000_000_000) -> [Event] {
     let kinds = EventKind.allKnown.filter { $0 != .journalDropped }
     var sessionSeqs = [UInt64](repeating: 0, count: sessions)
     return (0..<count).map { index in
@@ -51,7 +26,7 @@ func makeEvents(count: Int, sessions: Int = 25, startWall: Int64 = 1_800_000_000
 }
 
 /// Returns `events` as a writer stores them: seq from `firstSeq` in order, run filled.
-func numbered(_ events: [Event], firstSeq: UInt64 = 1, run: String) -> [Event] {
+public func numbered(_ events: [Event], firstSeq: UInt64 = 1, run: String) -> [Event] {
     events.enumerated().map { offset, event in
         var event = event
         event.seq = firstSeq + UInt64(offset)
@@ -61,7 +36,7 @@ func numbered(_ events: [Event], firstSeq: UInt64 = 1, run: String) -> [Event] {
 }
 
 /// Asserts two event lists are equal, showing a labelled `-`/`+` diff of the first differences.
-func assertEventsEqual(_ actual: [Event], _ expected: [Event], _ message: String = "",
+public func assertEventsEqual(_ actual: [Event], _ expected: [Event], _ message: String = "",
                        file: StaticString = #filePath, line: UInt = #line) {
     guard actual != expected else { return }
     var lines = ["\(message) events differ (Expected: -, Actual: +); expected \(expected.count), actual \(actual.count)"]
@@ -78,13 +53,9 @@ func assertEventsEqual(_ actual: [Event], _ expected: [Event], _ message: String
     XCTFail(lines.joined(separator: "\n"), file: file, line: line)
 }
 
-/// Returns the path of a helper executable built next to the test bundle.
-func productPath(_ name: String) -> String {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = directory.appendingPathComponent(name).path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        directory = directory.deletingLastPathComponent()
+extension Array where Element == Event {
+    /// Parses JSON lines, as `navlog show --output json` prints them, into events.
+    public init(jsonLines text: String) throws {
+        self = try text.split(separator: "\n").map { try Event(json: try JSONValue(parsing: String($0))) }
     }
-    return Bundle.main.bundleURL.appendingPathComponent(name).path
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NavlogDaemon
 import NavlogEvents
+import NavlogTestSupport
 import NavlogTesting
 import Synchronization
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import NavlogEvents
+import NavlogTestSupport
 import XCTest
 
 @testable import NavlogJournal

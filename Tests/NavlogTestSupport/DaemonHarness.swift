@@ -1,24 +1,23 @@
 import Foundation
-import NavlogDaemon
 import NavlogEvents
 import Synchronization
 import XCTest
 
 /// A built `navlogd` running on a temporary directory: a Unix socket, a free TCP port on
 /// loopback, and its stderr collected line by line.
-final class DaemonHarness {
-    let directory: String
-    let configurationPath: String
-    let socketPath: String
-    let process = Process()
+public final class DaemonHarness {
+    public let directory: String
+    public let configurationPath: String
+    public let socketPath: String
+    public let process = Process()
     private let stderrLines = LineBuffer()
     private let lineArrived = NSCondition()
-    private(set) var tcpPort: Int?
+    public private(set) var tcpPort: Int?
 
     /// Writes a configuration (the `overrides` sections merged over a test base) and starts
     /// the daemon; waits until it logs that it listens and answers its health check.
     /// `directory` reuses the directory (and journal) of a daemon that stopped.
-    init(_ test: XCTestCase, overrides: [String: JSONValue] = [:], token: String? = nil, directory: String? = nil) throws {
+    public init(_ test: XCTestCase, overrides: [String: JSONValue] = [:], token: String? = nil, directory: String? = nil) throws {
         self.directory = directory ?? "/tmp/nld-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true)
         configurationPath = self.directory + "/navlogd.json"
@@ -53,7 +52,7 @@ final class DaemonHarness {
     }
 
     /// Writes the test base configuration with `overrides` replacing whole sections.
-    func writeConfiguration(_ overrides: [String: JSONValue]) throws {
+    public func writeConfiguration(_ overrides: [String: JSONValue]) throws {
         var document: [String: JSONValue] = [
             "journal": ["directory": .string(directory + "/journal"), "flush_interval_ms": 50],
             "listen": ["unix_socket": .string(socketPath), "tcp": ["host": "127.0.0.1", "port": 0]],
@@ -66,10 +65,10 @@ final class DaemonHarness {
     // MARK: - Logs
 
     /// Everything the daemon logged so far.
-    var log: String { stderrLines.lines.withLock { $0.joined(separator: "\n") } }
+    public var log: String { stderrLines.lines.withLock { $0.joined(separator: "\n") } }
 
     /// Waits (at most 20 s, a bound, not a timing) for a log line containing `text`.
-    func waitForLog(containing text: String) -> String? {
+    public func waitForLog(containing text: String) -> String? {
         let deadline = Date().addingTimeInterval(20)
         lineArrived.lock()
         defer { lineArrived.unlock() }
@@ -83,7 +82,7 @@ final class DaemonHarness {
 
     /// Sends a request with curl over the Unix socket (or TCP) and returns the status and body.
     @discardableResult
-    func request(_ method: String, _ path: String, body: String? = nil, token: String? = nil, overTCP: Bool = false) throws -> (status: Int, body: String) {
+    public func request(_ method: String, _ path: String, body: String? = nil, token: String? = nil, overTCP: Bool = false) throws -> (status: Int, body: String) {
         var arguments = ["-s", "-S", "-X", method, "-w", "\n%{http_code}", "--max-time", "20"]
         if overTCP { arguments += ["http://127.0.0.1:\(tcpPort ?? 0)\(path)"] } else { arguments += ["--unix-socket", socketPath, "http://localhost\(path)"] }
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
@@ -94,19 +93,19 @@ final class DaemonHarness {
     }
 
     /// Sends SIGTERM and waits for the exit; returns the exit status.
-    func terminate(signal: Int32 = SIGTERM) -> Int32 {
+    public func terminate(signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
         return waitForExit()
     }
 
     /// Waits for the daemon to exit (after a signal sent some other way); returns the status.
-    func waitForExit() -> Int32 {
+    public func waitForExit() -> Int32 {
         process.waitUntilExit()
         return process.terminationStatus
     }
 
     /// The daemon's resident set size in bytes (`VmRSS` in `/proc/PID/status`).
-    func residentBytes() throws -> Int {
+    public func residentBytes() throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
         let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
         let kilobytes = try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
@@ -114,7 +113,7 @@ final class DaemonHarness {
     }
 
     /// The journal's events, read with `navlog show --output json`.
-    func journalEvents() throws -> [JSONValue] {
+    public func journalEvents() throws -> [JSONValue] {
         let output = try runTool(productPath("navlog"), ["show", "--output", "json", directory + "/journal"])
         XCTAssertEqual(output.status, 0, output.stderr)
         return try output.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
@@ -126,34 +125,5 @@ final class LineBuffer: Sendable {
     let lines = Mutex<[String]>([])
 }
 
-// MARK: - Processes
-
-/// Runs `path` with `arguments` to completion; returns its status and output.
-func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
-}
-
-/// Returns the path of an executable built next to the test bundle.
-func productPath(_ name: String) -> String {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = directory.appendingPathComponent(name).path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        directory = directory.deletingLastPathComponent()
-    }
-    return Bundle.main.bundleURL.appendingPathComponent(name).path
-}
-
-/// The JSON object of a response body.
-func json(_ body: String) throws -> JSONValue { try JSONValue(parsing: body) }
+/// The JSON value of a response body.
+public func json(_ body: String) throws -> JSONValue { try JSONValue(parsing: body) }

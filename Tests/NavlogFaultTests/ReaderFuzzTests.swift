@@ -1,4 +1,5 @@
 import Foundation
+import NavlogTestSupport
 import NavlogTesting
 import XCTest
 
@@ -95,8 +96,7 @@ final class ReaderFuzzTests: XCTestCase {
 
     /// Regression inputs kept in `Tests/Fixtures/fuzz/<kind>-*.bin`.
     private func fixtures(_ kind: String) throws -> [(name: String, bytes: [UInt8])] {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz")
+        let directory = Repository.fixtures.appendingPathComponent("fuzz")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return try names.filter { $0.hasPrefix(kind + "-") }.sorted().map {
             ($0, [UInt8](try Data(contentsOf: directory.appendingPathComponent($0))))

@@ -1,4 +1,5 @@
 import Foundation
+import NavlogTestSupport
 import XCTest
 
 /// The memory of one long explored session is bounded by what stays live in it, not by what it
@@ -22,7 +23,7 @@ final class LongSessionMemoryTests: XCTestCase {
         let timeOutput = journal.path + ".time"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "%M %e", "-o", timeOutput, CLI.productsDirectory.appendingPathComponent("navlog").path,
+        process.arguments = ["-f", "%M %e", "-o", timeOutput, Product.navlog.path,
                              "explore", "articles", "--journal", journal.path] + arguments
         let output = Pipe()
         process.standardOutput = output
@@ -42,7 +43,7 @@ final class LongSessionMemoryTests: XCTestCase {
 
     func testALongWalkKeepsNoMemoryPerEvent() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { throw XCTSkip("GNU time is missing; scripts/setup installs it") }
-        let directory = try CLI.makeTemporaryDirectory(self)
+        let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         let deep = try explore(["--steps", "5000", "--back-bias", "0"], journal: directory.appendingPathComponent("deep"))
         let bound = 96.0
         XCTAssertGreaterThan(deep.events, 100_000, "the unbiased walk records a six-figure number of events")

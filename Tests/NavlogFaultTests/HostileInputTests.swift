@@ -1,6 +1,8 @@
 import Foundation
 import NavlogDaemon
 import NavlogEvents
+import NavlogHost
+import NavlogTestSupport
 import NavlogTesting
 import XCTest
 
@@ -16,7 +18,7 @@ final class HostileInputTests: XCTestCase {
         for index in 0..<3000 {
             let input = mutator.mutate(index % 5 == 0 ? other : seed, splicing: [seed, other])
             do {
-                _ = try DaemonConfiguration(parsing: String(decoding: input, as: UTF8.self), catalog: ConfigurationTests.catalog)
+                _ = try DaemonConfiguration(parsing: String(decoding: input, as: UTF8.self), catalog: AppCatalog.sampleSignatures)
             } catch let error as ConfigurationError {
                 refused += 1
                 XCTAssertFalse(error.message.isEmpty)

@@ -1,14 +1,14 @@
 import Foundation
 import NavlogHost
 import NavlogTesting
+import NavlogTestSupport
 import XCTest
 
 /// Hostile scenario files: mutations of the seed scenarios. The parser refuses them with
 /// file:line or parses them; it never crashes.
 final class ScenarioFuzzTests: XCTestCase {
     func testMutatedScenariosAreParsedOrRefusedWithALine() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let directory = root.appendingPathComponent("Config/scenarios")
+        let directory = Repository.url("Config/scenarios")
         let seeds = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map {
             [UInt8](try Data(contentsOf: directory.appendingPathComponent($0)))
         }

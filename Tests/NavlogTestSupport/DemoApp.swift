@@ -1,7 +1,6 @@
 import NavlogRuntime
 
-/// A small app for tests of hosts and analysis (a test-support target shared by the
-/// NavigationHost and FlowAnalysis tests): Home (a button, a search field, a list loaded asynchronously)
+/// A small app for the tests of hosts and analysis (NavlogHostTests, NavlogAnalysisTests): Home (a button, a search field, a list loaded asynchronously)
 /// → Detail by push, or → Sheet as a modal; a deep link `demo://detail`.
 public enum DemoApp {
     public static let definition = AppDefinition(

@@ -1,6 +1,7 @@
 import Foundation
 import NavlogDaemon
 import NavlogEvents
+import NavlogTestSupport
 import Synchronization
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+import NavlogTestSupport
 import XCTest
 
 @testable import NavlogJournal
@@ -13,10 +14,10 @@ final class MissingRowsCommandTests: XCTestCase {
     private var journal: String!
 
     override func setUpWithError() throws {
-        directory = try CLI.makeTemporaryDirectory(self)
+        directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         journal = directory.appendingPathComponent("journal").path
         for _ in 0..<3 {
-            let run = try CLI.run(["run", "--script", "Config/scenarios/content-list.scenario", "--journal", journal])
+            let run = try Product.navlog.run(["run", "--script", "Config/scenarios/content-list.scenario", "--journal", journal])
             XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         }
         XCTAssertEqual(JournalDirectory.listFiles(in: journal).count, 3)
@@ -35,7 +36,7 @@ final class MissingRowsCommandTests: XCTestCase {
     }
 
     func testVerifyExitsOneNamingEachTableWithRowsMissing() throws {
-        XCTAssertEqual(try CLI.run(["verify", journal]).status, 0)
+        XCTAssertEqual(try Product.navlog.run(["verify", journal]).status, 0)
         let expectations: [(table: String, problems: [String])] = [
             ("session", ["references from events to rows missing from table session: ids 1"]),
             ("run", ["session rows (ids 1) refer to rows missing from table run: ids 1"]),
@@ -48,7 +49,7 @@ final class MissingRowsCommandTests: XCTestCase {
         ]
         for expectation in expectations {
             let (copy, file) = try damagedCopy("no-\(expectation.table)", "DELETE FROM \(expectation.table)")
-            let verified = try CLI.run(["verify", copy])
+            let verified = try Product.navlog.run(["verify", copy])
             XCTAssertEqual(verified.status, 1, "\(expectation.table): \(verified.stdout)")
             let problems = verified.stdout.split(separator: "\n").filter { $0.hasPrefix("problem: ") }
             XCTAssertEqual(problems.count, expectation.problems.count, "\(expectation.table): \(verified.stdout)")
@@ -77,11 +78,11 @@ final class MissingRowsCommandTests: XCTestCase {
             ("baseline save", ["baseline", "save", "--journal", damaged, "--output", baseline]),
         ]
         for command in commands {
-            let result = try CLI.run(command.arguments)
+            let result = try Product.navlog.run(command.arguments)
             XCTAssertEqual(result.status, 1, "\(command.name): \(result.stderr)")
             XCTAssertEqual(result.stderr, "navlog \(command.name): warning: \(gap)\n", command.name)
             XCTAssertFalse(result.stdout.isEmpty, "\(command.name) still prints what it read")
-            let clean = try CLI.run(command.arguments.map { $0 == damaged ? intact : $0 })
+            let clean = try Product.navlog.run(command.arguments.map { $0 == damaged ? intact : $0 })
             XCTAssertEqual(clean.status, 0, "\(command.name) on the intact journal: \(clean.stderr)")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: baseline), "the baseline is saved all the same")
