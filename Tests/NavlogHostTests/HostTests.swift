@@ -231,34 +231,3 @@ final class ExplorerTests: XCTestCase {
         XCTAssertEqual(found?.deadEnd, "Detail#1")
     }
 }
-
-final class TestStoreTests: XCTestCase {
-    func testStoreAssertsEachCommandsEventsExhaustively() throws {
-        let store = try NavigationTestStore(app: DemoApp.definition, parameters: ["latency_ms": "100"])
-        store.assertLaunch([
-            "1 session.start Session#1",
-            "2 coordinator.start HomeCoordinator#1 ←1",
-            "3 presenter.init HomePresenter#1 ←2",
-            "4 screen.push HomeCoordinator#1 [Home#1] ←2",
-            "5 window.root HomeCoordinator#1 [Home#1] ←2",
-            "6 screen.ready HomeCoordinator#1 [Home#1] ←2",
-        ])
-        store.receive(["7 viewmodel.change HomePresenter#1 [Home#1] ←2"])
-        try store.send(.action(element: "detail", value: nil), [
-            "8 action Home#1 [Home#1] ←1",
-            "9 screen.push HomeCoordinator#1 [Detail#1] ←8",
-            "10 screen.ready HomeCoordinator#1 [Detail#1] ←8",
-        ])
-        try store.send(.back, [
-            "11 action Detail#1 [Detail#1] ←1",
-            "12 screen.pop HomeCoordinator#1 [Detail#1] ←11",
-        ])
-        XCTAssertThrowsError(try store.send(.dismiss, ["13 error Window#1 [Home#1] ←1"]))
-        store.finish([
-            "14 coordinator.finish HomeCoordinator#1 ←1",
-            "15 coordinator.deinit HomeCoordinator#1 ←1",
-            "16 presenter.deinit HomePresenter#1 ←1",
-            "17 session.end Session#1",
-        ])
-    }
-}

@@ -88,7 +88,7 @@ final class CheckoutTests: XCTestCase {
             "11 action Payment#1 [Payment#1] ←1",
             "12 screen.pop CheckoutCoordinator#1 [Payment#1] ←11",
         ])
-        store.finish()  // fails on unasserted events and on leaks
+        store.finish()  // fails on unasserted events and on leaks (as the store does when it goes)
     }
 
     func testCheckoutIsRecordedIntoAJournal() throws {
