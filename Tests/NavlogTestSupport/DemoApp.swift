@@ -1,7 +1,8 @@
 import NavlogRuntime
 
-/// A small app for the tests of hosts and analysis (NavlogHostTests, NavlogAnalysisTests): Home (a button, a search field, a list loaded asynchronously)
-/// → Detail by push, or → Sheet as a modal; a deep link `demo://detail`.
+/// A small app for the tests of hosts and analysis (NavlogHostTests, NavlogAnalysisTests): Home
+/// (a button, a search field, a list loaded asynchronously) → Detail by push, or → Sheet as a
+/// modal; a deep link `demo://detail`.
 public enum DemoApp {
     public static let definition = AppDefinition(
         name: "demo",
