@@ -1,4 +1,5 @@
 import NavlogEvents
+import NavlogTesting
 import XCTest
 
 @testable import NavlogSampleApps
@@ -18,38 +19,35 @@ final class MasterDetailTests: XCTestCase {
     // MARK: - Main flow
 
     func testPushedDetailIsRemovedFromItsParentWhenTheUserGoesBack() throws {
-        let app = try launch(SampleApps.masterDetail, ["detail_style": "push"])
-        var journal: [Event] = []
-        assertEvents(app.sink, launchEvents, journal: &journal)
-        XCTAssertEqual(app.rendered?.element(withID: "open-detail")?.text, "Tuesday, 1 Dec 2026, 10:00")
+        let store = try NavigationTestStore(app: SampleApps.masterDetail, parameters: ["detail_style": "push"])
+        store.assertLaunch(launchEvents)
+        XCTAssertEqual(store.rendered?.element(withID: "open-detail")?.text, "Tuesday, 1 Dec 2026, 10:00")
         // Weak, as a host holds it: the session owns the tree.
-        weak let master = app.root?.children.first as? RootMasterCoordinator
+        weak let master = store.root?.children.first as? RootMasterCoordinator
 
-        try app.tap("open-detail")
-        assertEvents(app.sink, [
+        try store.send(.action(element: "open-detail", value: nil), [
             "9 action Master#1 [Master#1] ←1",
             "10 coordinator.coordinate RootMasterCoordinator#1 ←9",
             "11 coordinator.start DetailCoordinator#1 ←10",
             "12 presenter.init DetailPresenter#1 ←11",
             "13 screen.push DetailCoordinator#1 [Detail#1] ←11",
             "14 screen.ready DetailCoordinator#1 [Detail#1] ←9",
-        ], journal: &journal)
-        XCTAssertEqual(app.visibleScreen, "Detail#1")
+        ])
+        XCTAssertEqual(store.visibleScreen, "Detail#1")
         XCTAssertEqual(master?.navigation.screens.map(\.id), ["Master#1", "Detail#1"])
         XCTAssertEqual(master?.children.map(\.id), ["DetailCoordinator#1"])
         XCTAssertTrue(master?.children.first?.parent === master)
 
-        try app.context.window.userBack()
-        assertEvents(app.sink, [
+        try store.send(.back, [
             "15 action Detail#1 [Detail#1] ←1",
             "16 screen.pop DetailCoordinator#1 [Detail#1] ←15",
             "17 coordinator.finish DetailCoordinator#1 ←16",
             "18 coordinator.deinit DetailCoordinator#1 ←16",
             "19 presenter.deinit DetailPresenter#1 ←1",
-        ], journal: &journal)
+        ])
         XCTAssertEqual(master?.children.isEmpty, true)
-        XCTAssertEqual(app.visibleScreen, "Master#1")
-        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+        XCTAssertEqual(store.visibleScreen, "Master#1")
+        store.finish()
     }
 
     func testModalDetailIsTheSameViewAndSwipingItDownRemovesItsCoordinator() throws {
@@ -57,11 +55,9 @@ final class MasterDetailTests: XCTestCase {
         try pushed.tap("open-detail")
         let pushedDetail = try XCTUnwrap(pushed.rendered)
 
-        let app = try launch(SampleApps.masterDetail, ["detail_style": "modal"])
-        var journal: [Event] = []
-        assertEvents(app.sink, launchEvents, journal: &journal)
-        try app.tap("open-detail")
-        assertEvents(app.sink, [
+        let store = try NavigationTestStore(app: SampleApps.masterDetail, parameters: ["detail_style": "modal"])
+        store.assertLaunch(launchEvents)
+        try store.send(.action(element: "open-detail", value: nil), [
             "9 action Master#1 [Master#1] ←1",
             "10 coordinator.coordinate RootMasterCoordinator#1 ←9",
             "11 coordinator.start DetailCoordinator#1 ←10",
@@ -69,24 +65,23 @@ final class MasterDetailTests: XCTestCase {
             "13 screen.push DetailCoordinator#1 [Detail#1] ←11",
             "14 screen.present DetailCoordinator#1 [Detail#1] ←11",
             "15 screen.ready DetailCoordinator#1 [Detail#1] ←9",
-        ], journal: &journal)
-        let present = try XCTUnwrap(journal.last { $0.kind == .screenPresent })
+        ])
+        let present = try XCTUnwrap(store.allEvents.last { $0.kind == .screenPresent })
         XCTAssertEqual(present.payload["style"], "sheet")
         XCTAssertEqual(present.payload["over"], "Master#1")
         // The view did not change: same elements, same ids, whichever way it appeared.
-        XCTAssertEqual(app.rendered, pushedDetail)
-        XCTAssertEqual(app.context.window.state().root?.screens, ["Master#1"])
+        XCTAssertEqual(store.rendered, pushedDetail)
+        XCTAssertEqual(store.session.context.window.state().root?.screens, ["Master#1"])
 
-        try app.context.window.userSwipeDismiss()
-        assertEvents(app.sink, [
+        try store.send(.dismiss, [
             "16 action Detail#1 [Detail#1] ←1",
             "17 screen.dismiss DetailCoordinator#1 [Detail#1] ←16",
             "18 coordinator.finish DetailCoordinator#1 ←17",
             "19 coordinator.deinit DetailCoordinator#1 ←17",
             "20 presenter.deinit DetailPresenter#1 ←16",
-        ], journal: &journal)
-        XCTAssertEqual(app.root?.children.first?.children.count, 0)
-        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+        ])
+        XCTAssertEqual(store.root?.children.first?.children.count, 0)
+        store.finish()
         pushed.context.end()
     }
 
@@ -108,35 +103,34 @@ final class MasterDetailTests: XCTestCase {
     // MARK: - Screens and payloads
 
     func testSharingValidatesTheRecipientThenReturnsToDetail() throws {
-        let app = try launch(SampleApps.masterDetail, ["detail_style": "modal"])
-        var journal: [Event] = []
-        try app.tap("open-detail")
-        try app.tap("open-share")
-        XCTAssertEqual(app.visibleScreen, "Share#1")
-        try app.tap("share-recipient", value: "ana at example")
-        try app.tap("send-share")
-        XCTAssertEqual(app.rendered?.element(withID: "share-error")?.text, "Enter an email address, such as ana@example.com.")
-        XCTAssertEqual(app.visibleScreen, "Share#1")
-        drain(app.sink, into: &journal)
+        let store = try NavigationTestStore(app: SampleApps.masterDetail, parameters: ["detail_style": "modal"])
+        try store.session.perform(.action(element: "open-detail", value: nil))
+        try store.session.perform(.action(element: "open-share", value: nil))
+        XCTAssertEqual(store.visibleScreen, "Share#1")
+        try store.session.perform(.action(element: "share-recipient", value: "ana at example"))
+        try store.session.perform(.action(element: "send-share", value: nil))
+        XCTAssertEqual(store.rendered?.element(withID: "share-error")?.text, "Enter an email address, such as ana@example.com.")
+        XCTAssertEqual(store.visibleScreen, "Share#1")
+        store.skipReceivedEvents()
 
-        try app.tap("share-recipient", value: " ana@example.com ")
-        try app.tap("send-share")
-        assertEvents(app.sink, [
+        try store.send(.action(element: "share-recipient", value: " ana@example.com "), [
             "24 action Share#1 [Share#1] ←1",
             "25 viewmodel.change SharePresenter#1 [Share#1] ←24",
+        ])
+        try store.send(.action(element: "send-share", value: nil), [
             "26 action Share#1 [Share#1] ←1",
             "27 viewmodel.change SharePresenter#1 [Share#1] ←26",
             "28 viewmodel.change DetailPresenter#1 [Detail#1] ←26",
             "29 screen.pop DetailCoordinator#1 [Share#1] ←26",
             "30 presenter.deinit SharePresenter#1 ←26",
-        ], journal: &journal)
-        XCTAssertEqual(snapshots(of: "SharePresenter#1", in: journal).map { $0["recipient"] },
+        ])
+        XCTAssertEqual(snapshots(of: "SharePresenter#1", in: store.allEvents).map { $0["recipient"] },
                        ["ana at example", "ana at example", "ana@example.com", "ana@example.com"])
-        XCTAssertEqual(snapshots(of: "SharePresenter#1", in: journal).last?["isSent"], true)
-        XCTAssertEqual(snapshots(of: "DetailPresenter#1", in: journal).last?["sharedWith"], ["ana@example.com"])
-        XCTAssertEqual(app.visibleScreen, "Detail#1")
-        XCTAssertEqual(app.rendered?.element(withID: "shared-with")?.text, "Shared with ana@example.com")
-        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+        XCTAssertEqual(snapshots(of: "SharePresenter#1", in: store.allEvents).last?["isSent"], true)
+        XCTAssertEqual(snapshots(of: "DetailPresenter#1", in: store.allEvents).last?["sharedWith"], ["ana@example.com"])
+        XCTAssertEqual(store.visibleScreen, "Detail#1")
+        XCTAssertEqual(store.rendered?.element(withID: "shared-with")?.text, "Shared with ana@example.com")
+        store.finish()
     }
 
     func testMasterViewModelChangesDayByDayAndWeekendsHaveAnEmptyAgenda() throws {
@@ -169,20 +163,19 @@ final class MasterDetailTests: XCTestCase {
     }
 
     func testAboutIsPushedAndClosedByTheRootCoordinator() throws {
-        let app = try launch(SampleApps.masterDetail)
-        var journal: [Event] = []
-        drain(app.sink, into: &journal)
-        try app.tap("open-about")
-        try app.tap("close-about")
-        assertEvents(app.sink, [
+        let store = try NavigationTestStore(app: SampleApps.masterDetail)
+        store.skipReceivedEvents()
+        try store.send(.action(element: "open-about", value: nil), [
             "9 action Master#1 [Master#1] ←1",
             "10 screen.push RootMasterCoordinator#1 [About#1] ←9",
             "11 screen.ready RootMasterCoordinator#1 [About#1] ←9",
+        ])
+        try store.send(.action(element: "close-about", value: nil), [
             "12 action About#1 [About#1] ←1",
             "13 screen.pop RootMasterCoordinator#1 [About#1] ←12",
-        ], journal: &journal)
-        XCTAssertEqual(app.visibleScreen, "Master#1")
-        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+        ])
+        XCTAssertEqual(store.visibleScreen, "Master#1")
+        store.finish()
     }
 
     // MARK: - Parameters

@@ -72,6 +72,17 @@ func launch(_ app: AppDefinition, _ parameters: [String: String] = [:], session:
     return RunningApp(context: context, sink: sink, root: root)
 }
 
+extension NavigationTestStore {
+    /// The root coordinator, while the session holds it.
+    var root: Coordinator? { session.context.launchedCoordinators.first }
+
+    /// The id of the visible screen.
+    var visibleScreen: String? { session.context.window.visibleScreen?.id }
+
+    /// The visible screen's rendered elements.
+    var rendered: Element? { session.context.window.visibleScreen?.render() }
+}
+
 /// One event as a compact line: `3 screen.push RootMasterCoordinator#1 [Master#1] ←2`.
 func trace(_ event: Event) -> String { traceLine(event) }
 
