@@ -1,5 +1,6 @@
 import NavlogEvents
 import NavlogRuntime
+import NavlogTesting
 import XCTest
 
 @testable import NavlogSampleApps
@@ -151,17 +152,13 @@ final class TabsTests: XCTestCase {
     // MARK: - Deep links
 
     func testDeepLinkReachesNotificationsInSteps() throws {
-        let app = try launch(SampleApps.tabs)
-        var journal: [Event] = []
-        try app.tap("card-active-users")
-        drain(app.sink, into: &journal)
+        let store = try NavigationTestStore(app: SampleApps.tabs)
+        try store.session.perform(.action(element: "card-active-users", value: nil))
+        store.skipReceivedEvents()
 
-        try openLink("tabs://settings/notifications", in: app)
-        let link = try XCTUnwrap(app.sink.events.first)
-        XCTAssertEqual(link.payload["steps"], ["dismiss all modals", "select tab Settings", "pop SettingsNavigation#1 to root", "open notifications"])
         // The link passes through Settings, never shown before and not seen now: only
         // NotificationsSettings is ready.
-        assertEvents(app.sink, [
+        try store.send(.deepLink("tabs://settings/notifications"), [
             "19 deeplink MainTabBarCoordinator#1 [Report#1] ←1",
             "20 tab.select MainTabBarCoordinator#1 [Settings#1] ←19",
             "21 coordinator.coordinate SettingsCoordinator#1 ←19",
@@ -169,12 +166,13 @@ final class TabsTests: XCTestCase {
             "23 presenter.init NotificationsSettingsPresenter#1 ←22",
             "24 screen.push NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←22",
             "25 screen.ready NotificationsSettingsCoordinator#1 [NotificationsSettings#1] ←19",
-        ], journal: &journal)
-        XCTAssertEqual(app.visibleScreen, "NotificationsSettings#1")
+        ])
+        let link = try XCTUnwrap(store.allEvents.first { $0.kind == .deepLink })
+        XCTAssertEqual(link.payload["steps"], ["dismiss all modals", "select tab Settings", "pop SettingsNavigation#1 to root", "open notifications"])
+        XCTAssertEqual(store.visibleScreen, "NotificationsSettings#1")
 
         // A second link unwinds the Dashboard stack first: the old report's coordinator finishes.
-        try openLink("tabs://dashboard/app-rating", in: app)
-        assertEvents(app.sink, [
+        try store.send(.deepLink("tabs://dashboard/app-rating"), [
             "26 deeplink MainTabBarCoordinator#1 [NotificationsSettings#1] ←1",
             "27 tab.select MainTabBarCoordinator#1 [Report#1] ←26",
             "28 screen.pop ReportCoordinator#1 [Report#1] ←26",
@@ -186,11 +184,12 @@ final class TabsTests: XCTestCase {
             "34 presenter.init ReportPresenter#2 ←33",
             "35 screen.push ReportCoordinator#2 [Report#2] ←33",
             "36 screen.ready ReportCoordinator#2 [Report#2] ←26",
-        ], journal: &journal)
-        XCTAssertEqual(app.rendered?.element(withID: "report-title")?.text, "App Store rating")
+        ])
+        XCTAssertEqual(store.rendered?.element(withID: "report-title")?.text, "App Store rating")
         // The Settings tab kept its stack.
-        XCTAssertEqual(try tabBar(app).tabs[1].stack.screens.map(\.id), ["Settings#1", "NotificationsSettings#1"])
-        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+        let tabBar = try XCTUnwrap(store.session.context.window.root as? TabContainer)
+        XCTAssertEqual(tabBar.tabs[1].stack.screens.map(\.id), ["Settings#1", "NotificationsSettings#1"])
+        store.finish()
     }
 
     func testUnknownLinksAreRefusedWithAReasonAndNothingMoves() throws {
