@@ -1,4 +1,5 @@
 import NavlogEvents
+import NavlogTesting
 import XCTest
 
 @testable import NavlogSampleApps
@@ -16,42 +17,38 @@ final class ContentListTests: XCTestCase {
     // MARK: - Main flow
 
     func testTextsComeThroughTheDataSourceAndTheRouterPushesTheDetail() throws {
-        let app = try launch(SampleApps.contentList)
-        var journal: [Event] = []
-        assertEvents(app.sink, launchEvents, journal: &journal)
-        XCTAssertEqual(journal[3].payload["bound"], ["ContentListPresenter#1", "DataSource#1"])
-        XCTAssertEqual(app.rendered?.element(withID: "guides")?.children?.count, 7)
+        let store = try NavigationTestStore(app: SampleApps.contentList)
+        store.assertLaunch(launchEvents)
+        XCTAssertEqual(store.allEvents[3].payload["bound"], ["ContentListPresenter#1", "DataSource#1"])
+        XCTAssertEqual(store.rendered?.element(withID: "guides")?.children?.count, 7)
 
-        try app.tap("search", value: "swiftui")
-        assertEvents(app.sink, [
+        try store.send(.action(element: "search", value: "swiftui"), [
             "7 action ContentList#1 [ContentList#1] ←1",
             "8 viewmodel.change ContentListPresenter#1 [ContentList#1] ←7",
             "9 viewmodel.change DataSource#1 [ContentList#1] ←7",
-        ], journal: &journal)
+        ])
         // The presenter publishes guides; the data source holds exactly the texts the view shows.
-        let source = try XCTUnwrap(snapshots(of: "DataSource#1", in: journal).last)
+        let source = try XCTUnwrap(snapshots(of: "DataSource#1", in: store.allEvents).last)
         XCTAssertEqual(source["query"], "swiftui")
         XCTAssertEqual(source["texts"], [["id": "hosting-swiftui", "text": "Hosting SwiftUI in UIKit", "detail": "UI · 7 min"]])
-        XCTAssertEqual(snapshots(of: "ContentListPresenter#1", in: journal).last?["guides"]?.arrayValue?.count, 1)
-        XCTAssertEqual(app.rendered?.element(withID: "guides")?.children?.map(\.id), ["guide-hosting-swiftui"])
+        XCTAssertEqual(snapshots(of: "ContentListPresenter#1", in: store.allEvents).last?["guides"]?.arrayValue?.count, 1)
+        XCTAssertEqual(store.rendered?.element(withID: "guides")?.children?.map(\.id), ["guide-hosting-swiftui"])
 
-        try app.tap("guide-hosting-swiftui")
-        assertEvents(app.sink, [
+        try store.send(.action(element: "guide-hosting-swiftui", value: nil), [
             "10 action ContentList#1 [ContentList#1] ←1",
             "11 presenter.init GuideDetailPresenter#1 ←10",
             "12 screen.push ContentListRouter#1 [GuideDetail#1] ←10",
             "13 screen.ready ContentListRouter#1 [GuideDetail#1] ←10",
-        ], journal: &journal)
-        XCTAssertEqual(app.rendered?.element(withID: "guide-title")?.text, "Hosting SwiftUI in UIKit")
-        XCTAssertNil(app.rendered?.element(withID: "open-related"), "the only UI guide has no related guide")
+        ])
+        XCTAssertEqual(store.rendered?.element(withID: "guide-title")?.text, "Hosting SwiftUI in UIKit")
+        XCTAssertNil(store.rendered?.element(withID: "open-related"), "the only UI guide has no related guide")
 
-        try app.context.window.userBack()
-        assertEvents(app.sink, [
+        try store.send(.back, [
             "14 action GuideDetail#1 [GuideDetail#1] ←1",
             "15 screen.pop ContentListRouter#1 [GuideDetail#1] ←14",
             "16 presenter.deinit GuideDetailPresenter#1 ←1",
-        ], journal: &journal)
-        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+        ])
+        store.finish()
     }
 
     // MARK: - Filter and empty states
