@@ -1,4 +1,5 @@
 import NavlogEvents
+import NavlogTesting
 import XCTest
 
 @testable import NavlogSampleApps
@@ -17,61 +18,59 @@ final class ArticlesTests: XCTestCase {
     // MARK: - Main flow
 
     func testFeedLoadsThenAnArticleRoutesToItsDetailAndAuthor() throws {
-        let app = try launch(SampleApps.articles)
-        var journal: [Event] = []
-        assertEvents(app.sink, launchEvents, journal: &journal)
-        XCTAssertEqual(journal.last?.payload["bound"], nil)
-        XCTAssertEqual(journal[3].payload["bound"], ["ScenePresenter#1", "SceneModel#1"])
-        XCTAssertEqual(app.rendered?.element(withID: "spinner")?.isOn, true)
-        XCTAssertEqual(app.rendered?.element(withID: "loading")?.text, "Loading articles…")
+        let store = try NavigationTestStore(app: SampleApps.articles)
+        store.assertLaunch(launchEvents)
+        XCTAssertEqual(store.allEvents.last?.payload["bound"], nil)
+        XCTAssertEqual(store.allEvents[3].payload["bound"], ["ScenePresenter#1", "SceneModel#1"])
+        XCTAssertEqual(store.rendered?.element(withID: "spinner")?.isOn, true)
+        XCTAssertEqual(store.rendered?.element(withID: "loading")?.text, "Loading articles…")
 
-        XCTAssertEqual(app.wait(milliseconds: 299), 0)
-        XCTAssertEqual(app.wait(milliseconds: 1), 1)
-        assertEvents(app.sink, [
+        try store.send(.wait(nanoseconds: 299_000_000), [])
+        try store.send(.wait(nanoseconds: 1_000_000), [
             "8 viewmodel.change SceneModel#1 [Articles#1] ←2",
             "9 viewmodel.change SceneModel#1 [Articles#1] ←2",
             "10 viewmodel.change SceneModel#1 [Articles#1] ←2",
             "11 screen.ready SceneRouter#1 [Articles#1] ←2",
-        ], journal: &journal)
-        let changes = journal.filter { $0.kind == .viewModelChange }
+        ])
+        let changes = store.allEvents.filter { $0.kind == .viewModelChange }
         XCTAssertEqual(changes.map { $0.payload["changed"] }, [["articlesState"], ["spinnerState"], ["articles"], ["articlesState"], ["spinnerState"]])
         XCTAssertEqual(changes.map { $0.payload["snapshot"]?["articlesState"] }, ["loading", "loading", "loading", "loaded", "loaded"])
         XCTAssertEqual(changes.map { $0.payload["snapshot"]?["spinnerState"] }, [false, true, true, true, false])
         XCTAssertEqual(changes.first?.payload["previous"], ["articlesState": "rest"])
-        XCTAssertEqual(app.rendered?.element(withID: "spinner")?.isOn, false)
-        XCTAssertEqual(app.rendered?.actionableIDs, [
+        XCTAssertEqual(store.rendered?.element(withID: "spinner")?.isOn, false)
+        XCTAssertEqual(store.rendered?.actionableIDs, [
             "article-swift-concurrency", "article-coordinators-in-practice", "article-viper-model-layer",
             "article-testing-navigation", "article-modular-features", "reload", "open-bookmarks",
         ])
-        XCTAssertEqual(app.rendered?.element(withID: "article-viper-model-layer")?.detail, "Irina Volkova · 6 min read")
+        XCTAssertEqual(store.rendered?.element(withID: "article-viper-model-layer")?.detail, "Irina Volkova · 6 min read")
 
-        try app.tap("article-viper-model-layer")
-        try app.tap("open-author")
-        assertEvents(app.sink, [
+        try store.send(.action(element: "article-viper-model-layer", value: nil), [
             "12 action Articles#1 [Articles#1] ←1",
             "13 presenter.init ArticleDetailPresenter#1 ←12",
             "14 screen.push SceneRouter#1 [ArticleDetail#1] ←12",
             "15 screen.ready SceneRouter#1 [ArticleDetail#1] ←12",
+        ])
+        try store.send(.action(element: "open-author", value: nil), [
             "16 action ArticleDetail#1 [ArticleDetail#1] ←1",
             "17 presenter.init AuthorPresenter#1 ←16",
             "18 screen.push ArticleDetailRouter#1 [Author#1] ←16",
             "19 screen.ready ArticleDetailRouter#1 [Author#1] ←16",
-        ], journal: &journal)
-        XCTAssertEqual(app.rendered?.element(withID: "author-name")?.text, "Irina Volkova")
-        XCTAssertEqual(app.rendered?.actionableIDs, ["article-viper-model-layer"])
+        ])
+        XCTAssertEqual(store.rendered?.element(withID: "author-name")?.text, "Irina Volkova")
+        XCTAssertEqual(store.rendered?.actionableIDs, ["article-viper-model-layer"])
 
-        try app.context.window.userBack()
-        try app.context.window.userBack()
-        assertEvents(app.sink, [
+        try store.send(.back, [
             "20 action Author#1 [Author#1] ←1",
             "21 screen.pop ArticleDetailRouter#1 [Author#1] ←20",
             "22 presenter.deinit AuthorPresenter#1 ←1",
+        ])
+        try store.send(.back, [
             "23 action ArticleDetail#1 [ArticleDetail#1] ←1",
             "24 screen.pop SceneRouter#1 [ArticleDetail#1] ←23",
             "25 presenter.deinit ArticleDetailPresenter#1 ←1",
-        ], journal: &journal)
-        XCTAssertEqual(app.visibleScreen, "Articles#1")
-        XCTAssertEqual(app.endAndFindLeaks(allEvents: journal), [])
+        ])
+        XCTAssertEqual(store.visibleScreen, "Articles#1")
+        store.finish()
     }
 
     // MARK: - Loading states
