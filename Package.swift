@@ -70,8 +70,8 @@ let package = Package(
 
         // MARK: - Tests
         // What the test targets share: running the built products, the repository's paths,
-        // temporary directories, the OTLP validator, a running navlogd, synthetic events and a
-        // small app for the tests of hosts and analysis.
+        // temporary directories, the OTLP validator, a running navlogd, synthetic events, a
+        // stepping clock and a small app for the tests of hosts and analysis.
         .target(name: "NavlogTestSupport", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost"], path: "Tests/NavlogTestSupport"),
         .testTarget(name: "NavlogRuntimeTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
