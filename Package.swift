@@ -71,6 +71,7 @@ let package = Package(
         // MARK: - Tests
         // A small app shared by the tests of hosts and analysis.
         .target(name: "NavlogTestFixtures", dependencies: ["NavlogRuntime"], path: "Tests/NavlogTestFixtures"),
+        .testTarget(name: "NavlogEventsTests", dependencies: ["NavlogEvents"]),
         .testTarget(name: "NavlogRuntimeTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogTesting"]),
         .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestFixtures"]),
         .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTesting", "journal-test-child"]),
