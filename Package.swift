@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTesting", "journal-test-child"]),
         .testTarget(name: "NavlogSampleAppsTests", dependencies: ["NavlogSampleApps", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting"]),
         .testTarget(name: "NavlogAnalysisTests", dependencies: ["NavlogAnalysis", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestFixtures"]),
-        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal"]),
+        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "NavlogAnalysis"]),
         .testTarget(name: "NavlogExportTests", dependencies: ["NavlogExport", "NavlogJournal", "NavlogEvents", "NavlogRuntime", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogJournal", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "navlogd", "navlog"]),
