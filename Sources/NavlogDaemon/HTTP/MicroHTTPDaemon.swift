@@ -47,8 +47,9 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         var requestTimeoutNanoseconds: UInt64 { UInt64(requestTimeoutSeconds) * 1_000_000_000 }
     }
 
-    /// Takes every complete request.
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPReply
+    /// Takes every complete request; it may note what it learnt (``HTTPRequest/route``), which
+    /// the observer then sees.
+    public typealias Handler = @Sendable (inout HTTPRequest) -> HTTPReply
     /// Hears of each response: the request, the status and the nanoseconds it took.
     public typealias Observer = @Sendable (HTTPRequest, Int, UInt64) -> Void
 
