@@ -54,6 +54,8 @@ public final class DaemonAPI: Sendable {
     let state = Atomic<DaemonState>(.starting)
     /// Requests admitted while running and not yet answered; draining waits for 0.
     let inFlight = Atomic<Int>(0)
+    /// Signalled when ``inFlight`` drops to 0 while draining (``waitForRequests(until:)``).
+    private let requestsAnswered = CompletionSignal()
     let settings: Mutex<LiveSettings>
     // The settings every request reads, mirrored out of `settings` so that no request takes
     // that lock (shared by all server threads) to read them; ``apply(_:)`` keeps them in step.
@@ -152,22 +154,22 @@ public final class DaemonAPI: Sendable {
         // count, so either the request sees `draining` or the drain sees the request.
         inFlight.add(1, ordering: .sequentiallyConsistent)
         let isRunning = state.load(ordering: .sequentiallyConsistent) == .running
-        if !isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        if !isRunning { leave() }
         guard isRunning || isAllowedWhileDraining else { return .response(APIError.shuttingDown.response) }
         let answer: Answer
         do {
             answer = try decide()
         } catch {
-            if isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            if isRunning { leave() }
             return .response(errorResponse(error, request))
         }
         switch answer {
         case .now(let response):
-            if isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            if isRunning { leave() }
             return .response(response)
         case .later(let work):
             return .deferred {
-                defer { if isRunning { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) } }
+                defer { if isRunning { self.leave() } }
                 do {
                     return try await work()
                 } catch {
@@ -175,6 +177,20 @@ public final class DaemonAPI: Sendable {
                 }
             }
         }
+    }
+
+    /// Uncounts a request; the last one out while draining wakes ``waitForRequests(until:)``.
+    /// Counted out, then the state read: the mirror of ``admit(_:isAllowedWhileDraining:_:)``.
+    private func leave() {
+        let left = inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if left == 0, state.load(ordering: .sequentiallyConsistent) == .draining { requestsAnswered.signal() }
+    }
+
+    /// Once the state is `draining`: returns true when every request admitted while running
+    /// has been answered, false when `deadline` comes first.
+    func waitForRequests(until deadline: ContinuousClock.Instant) async -> Bool {
+        if inFlight.load(ordering: .sequentiallyConsistent) == 0 { return true }
+        return await requestsAnswered.wait(until: deadline)
     }
 
     /// The response for a handler's error; a 5xx is logged.
