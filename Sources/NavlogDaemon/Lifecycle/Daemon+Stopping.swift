@@ -6,7 +6,8 @@ import Synchronization
 // MARK: - Draining, stopping and reloading
 
 /// The journal could not be flushed and closed when the daemon stopped: what was still queued
-/// (`session.end` events among it) is lost, as the underlying error says (file and seqs).
+/// (`session.end` events among it) is lost, as the underlying error says (file and seqs), or
+/// may be, when the close overran `limits.close_timeout_s` (a ``ShutdownStageTimeout``).
 public struct JournalCloseError: Error, CustomStringConvertible {
     /// The journal directory.
     public var directory: String
