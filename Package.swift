@@ -73,12 +73,13 @@ let package = Package(
         // temporary directories, the OTLP validator, a running navlogd, synthetic events, a
         // stepping clock and a small app for the tests of hosts and analysis.
         .target(name: "NavlogTestSupport", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost"], path: "Tests/NavlogTestSupport"),
+        .testTarget(name: "NavlogEventsTests", dependencies: ["NavlogEvents"]),
         .testTarget(name: "NavlogRuntimeTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTesting", "NavlogTestSupport", "journal-test-child"]),
         .testTarget(name: "NavlogSampleAppsTests", dependencies: ["NavlogSampleApps", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "NavlogAnalysisTests", dependencies: ["NavlogAnalysis", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
-        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "NavlogTestSupport"]),
+        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "NavlogAnalysis", "NavlogTestSupport"]),
         .testTarget(name: "NavlogExportTests", dependencies: ["NavlogExport", "NavlogJournal", "NavlogEvents", "NavlogRuntime", "NavlogTestSupport", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogTestSupport", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogTestSupport", "navlogd", "navlog"]),

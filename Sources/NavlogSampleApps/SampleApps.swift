@@ -33,8 +33,7 @@ enum DayFormatter {
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The UTC calendar fields of `date` (computed: a Calendar built per call, as before,
-    /// cost more than the rest of rendering a screen, and `gmtime_r` takes a global lock).
+    /// The UTC calendar fields of `date`, the same on every machine.
     private static func fields(of date: Date) -> UTCDateTime {
         UTCDateTime(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
@@ -47,33 +46,11 @@ enum DayFormatter {
     /// A long day and time: `Tuesday, 1 Dec 2026, 10:00`.
     static func long(_ date: Date) -> String {
         let parts = fields(of: date)
-        // Written as bytes into one string: the view renders this twice per action, and
-        // interpolating or concatenating Strings cost more than the rest of the render.
-        return String(unsafeUninitializedCapacity: 40) { buffer in
-            var count = 0
-            func put(_ text: String) {
-                for byte in text.utf8 {
-                    buffer[count] = byte
-                    count += 1
-                }
-            }
-            func put(_ number: Int, width: Int) {
-                if width == 2 && (0..<10).contains(number) { put("0") }
-                put(String(number))  // a small string: no allocation
-            }
-            put(weekdays[parts.weekday])
-            put(", ")
-            put(parts.day, width: 1)
-            put(" ")
-            put(months[parts.month - 1])
-            put(" ")
-            put(parts.year, width: 1)
-            put(", ")
-            put(parts.hour, width: 2)
-            put(":")
-            put(parts.minute, width: 2)
-            return count
-        }
+        return "\(weekdays[parts.weekday]), \(parts.day) \(months[parts.month - 1]) \(parts.year), \(twoDigits(parts.hour)):\(twoDigits(parts.minute))"
+    }
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
     }
 
     /// A short day: `1 Dec 2026`.

@@ -37,6 +37,8 @@ final class ConfigurationTests: XCTestCase {
                 + "set auth.token or auth.token_file, or listen on 127.0.0.1"),
             (#"{"auth": {"token": "short"}}"#, "auth.token: must be at least 16 characters without spaces"),
             (#"{"limits": {"max_sessions": -1}}"#, "limits.max_sessions: must be a positive integer, got -1"),
+            (#"{"limits": {"close_timeout_s": 0}}"#, "limits.close_timeout_s: must be a positive integer, got 0"),
+            (#"{"limits": {"close_timeout_s": 3601}}"#, "limits.close_timeout_s: must be a positive integer, got 3601"),
             (#"{"apps": {"chess": {}}}"#, "apps.chess: unknown app; apps: master-detail, articles, tabs, content-list"),
             (#"{"apps": {"tabs": {"enabled": "yes"}}}"#, #"apps.tabs.enabled: must be true or false, got "yes""#),
             (#"{"apps": {"tabs": {"parameters": {"start_tab": "inbox"}}}}"#,

@@ -17,10 +17,10 @@ final class OTLPPushTests: XCTestCase {
     // MARK: - Helpers
 
     /// The `otlp` section for `endpoint`, with short intervals and back-off for tests.
-    private func otlp(_ endpoint: String, drainTimeoutMilliseconds: Int64 = 3000) -> JSONValue {
+    private func otlp(_ endpoint: String, drainTimeoutMilliseconds: Int64 = 3000, timeoutMilliseconds: Int64 = 2000) -> JSONValue {
         [
             "enabled": true, "endpoint": .string(endpoint), "headers": ["Authorization": .string(Self.authorization)],
-            "batch_size": 4, "interval_ms": 100, "timeout_ms": 2000, "retry_initial_ms": 50, "retry_max_ms": 200,
+            "batch_size": 4, "interval_ms": 100, "timeout_ms": .int(timeoutMilliseconds), "retry_initial_ms": 50, "retry_max_ms": 200,
             "drain_timeout_ms": .int(drainTimeoutMilliseconds),
         ]
     }
@@ -147,6 +147,41 @@ final class OTLPPushTests: XCTestCase {
         let events = try daemon.journalEvents()
         XCTAssertEqual(events.filter { $0["kind"]?.stringValue == "action" }.count, 20)
         XCTAssertEqual(events.filter { $0["kind"]?.stringValue == "session.end" }.count, 1)
+    }
+
+    /// A collector that takes the connection and never answers holds the push in a request
+    /// (`timeout_ms` 10 s) when SIGTERM comes: the `drain_push` stage overruns its bound, is
+    /// escalated (the push is cancelled, then left behind), and the daemon exits 0 in about
+    /// `drain_timeout_ms` plus a second, not after the request's timeout.
+    func testCollectorThatNeverAnswersIsGivenUpOnAtTheDrainBound() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(listener, 0)
+        addTeardownBlock { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 16) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound, String(cString: strerror(errno)))
+        // Connections wait in the backlog, never accepted: the push's request is sent into the
+        // socket's buffer and its answer never comes.
+        let settings = otlp("http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/traces", drainTimeoutMilliseconds: 300, timeoutMilliseconds: 10_000)
+        let daemon = try DaemonHarness(self, overrides: ["otlp": settings])
+        try runSession(daemon)
+        var pending = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&pending, 1, 20_000), 1, "the push never connected:\n\(daemon.log)")
+
+        let stopping = Date()
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+        let stoppedAfter = Date().timeIntervalSince(stopping)
+        XCTAssertLessThan(stoppedAfter, 5, "SIGTERM waited for the request's 10 s timeout:\n\(daemon.log)")
+        XCTAssertTrue(daemon.log.contains("msg=\"shutdown stage overran its bound; escalating\" stage=drain_push bound_ms=300 "
+                                          + "bound_key=otlp.drain_timeout_ms"), daemon.log)
+        XCTAssertTrue(daemon.log.contains("msg=\"otlp push did not finish within its drain bound; the next start resumes from the saved cursor\""), daemon.log)
+        XCTAssertTrue(daemon.log.contains("msg=\"shutdown stage finished\" stage=close_journal"), daemon.log)
+        XCTAssertEqual(try daemon.journalEvents().filter { $0["kind"]?.stringValue == "session.end" }.count, 1)
     }
 
     func testRefusedBatchesAreSkippedAndReported() throws {

@@ -178,6 +178,42 @@ final class DaemonFaultTests: XCTestCase {
         report("journal close failed: exit 2, \(last)")
     }
 
+    /// A journal close that cannot finish is given up on at `limits.close_timeout_s`: another
+    /// connection holds the file's write lock, so the last commit would wait for SQLite's busy
+    /// timeout (5 s); the daemon logs that the `close_journal` stage overran, exits 2 within the
+    /// bound, and the next start sets the unfinished file aside and serves.
+    func testJournalCloseThatOverrunsItsBoundIsGivenUpOnAndTheDaemonExitsNonZero() throws {
+        let journal = try makeSharedDirectory(self, "close-overrun") + "/journal"
+        let overrides: [String: JSONValue] = ["journal": ["directory": .string(journal), "flush_interval_ms": 20], "limits": ["close_timeout_s": 1]]
+        let daemon = try DaemonHarness(self, overrides: overrides)
+        try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#)
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions/s-1/actions", body: #"{"type": "select_tab", "tab": "Settings"}"#).status, 200)
+        let file = try XCTUnwrap(JournalDirectory.listFiles(in: journal).last)
+        let blocker = try SQLiteDatabase(path: file)
+        try blocker.execute("BEGIN IMMEDIATE")
+
+        let signalled = Date()
+        let status = daemon.terminate()
+        let stoppedAfter = Date().timeIntervalSince(signalled)
+        try blocker.execute("ROLLBACK")
+        blocker.close()
+        XCTAssertEqual(status, 2, daemon.log)
+        let busyTimeout = Double(SQLiteDatabase.busyTimeoutMilliseconds) / 1000
+        XCTAssertLessThan(stoppedAfter, busyTimeout - 1, "the daemon waited on the lock instead of giving up at the 1 s bound:\n\(daemon.log)")
+        XCTAssertTrue(daemon.log.contains("msg=\"shutdown stage overran its bound; escalating\" stage=close_journal bound_ms=1000 "
+                                          + "bound_key=limits.close_timeout_s"), daemon.log)
+        XCTAssertTrue(daemon.log.contains("msg=\"shutdown stage finished\" stage=end_sessions"), daemon.log)
+        let last = try XCTUnwrap(daemon.waitForLog(containing: "navlogd: closing journal "), daemon.log)
+        XCTAssertEqual(last, "navlogd: closing journal \(journal) failed: the close_journal stage of shutdown did not finish within 1000 ms "
+                       + "(limits.close_timeout_s) and was given up on; what was still queued may be lost, and the next start sets the unfinished file aside")
+
+        let restarted = try DaemonHarness(self, overrides: overrides, directory: daemon.directory)
+        XCTAssertNotNil(restarted.waitForLog(containing: "journal file was not closed cleanly; set aside"), restarted.log)
+        XCTAssertEqual(restarted.terminate(), 0, restarted.log)
+        report("journal close overran (write lock held elsewhere, close_timeout_s 1): exit 2 after \(String(format: "%.1f", stoppedAfter)) s, "
+               + "not after the \(Int(busyTimeout)) s busy timeout; the next start set the file aside")
+    }
+
     // MARK: - The journal directory removed or read-only
 
     func testJournalDirectoryRemovedWhileRunningIsRecreatedAndKeepsWhatIsAcknowledgedAfter() throws {

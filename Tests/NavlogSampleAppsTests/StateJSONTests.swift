@@ -3,8 +3,9 @@ import XCTest
 
 @testable import NavlogSampleApps
 
-/// The state JSON the daemon answers with, written straight to bytes, is the text the
-/// `JSONValue` tree serializes to, in every state a walk through each sample app reaches.
+/// The state JSON the daemon answers with, written straight to bytes, is the text a second
+/// computation (``NavigationState/referenceJSON()``, member by member into a `JSONValue`
+/// tree) serializes to, in every state a walk through each sample app reaches.
 final class StateJSONTests: XCTestCase {
     func testStateBytesEqualTheSerializedTreeInEverySampleApp() throws {
         var statesChecked = 0
@@ -16,7 +17,7 @@ final class StateJSONTests: XCTestCase {
                     let state = running.context.state()
                     var bytes: [UInt8] = []
                     state.write(to: &bytes)
-                    XCTAssertEqual(String(decoding: bytes, as: UTF8.self), state.jsonValue().serialized(), "\(app.name) seed \(seed) step \(step)")
+                    XCTAssertEqual(String(decoding: bytes, as: UTF8.self), state.referenceJSON().serialized(), "\(app.name) seed \(seed) step \(step)")
                     statesChecked += 1
                     // Taps a random actionable element, or backs out, or lets loading finish.
                     let actions = running.rendered?.actionableIDs ?? []

@@ -1,3 +1,4 @@
+import Foundation
 
 /// What a report covers and how its figures are computed.
 ///
@@ -125,5 +126,30 @@ public struct Funnel: Sendable, Equatable {
     public init(name: String, steps: [String]) {
         self.name = name
         self.steps = steps
+    }
+
+    /// Parses `[NAME=]A,B,C`, as `--funnel` takes it: screens separated by commas, blanks
+    /// trimmed; without a name the funnel is called `funnel N`, N being `position` (from 1).
+    ///
+    /// ```swift
+    /// try Funnel(parsing: "checkout=Cart, Payment, Done", position: 1)   // checkout: Cart → Payment → Done
+    /// ```
+    public init(parsing text: String, position: Int) throws(SyntaxError) {
+        var name = "funnel \(position)"
+        var list = Substring(text)
+        if let equals = text.firstIndex(of: "=") {
+            name = String(text[..<equals])
+            list = text[text.index(after: equals)...]
+        }
+        let steps = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard steps.count >= 2 else { throw SyntaxError(text: text) }
+        self.init(name: name, steps: steps)
+    }
+
+    /// A funnel text with fewer than two screens.
+    public struct SyntaxError: Error, CustomStringConvertible {
+        /// The text as given.
+        public var text: String
+        public var description: String { "a funnel needs at least two screens, as [NAME=]A,B[,C...]: '\(text)'" }
     }
 }

@@ -161,8 +161,8 @@ extension DaemonAPI {
     /// The headers of a JSON answer, built once.
     private static let jsonHeaders: [(name: String, value: String)] = [("Content-Type", "application/json")]
 
-    /// `{"id", "app", "state"}` with the state written once, straight into the body (the
-    /// state's hand-written JSON is what `JSONEncoder` would give, several times faster).
+    /// `{"id", "app", "state"}` with the state written once, straight into the body
+    /// (``NavigationState/write(to:)``, the state's one serialization).
     static func sessionResponse(_ status: Int, _ session: Session, state: NavigationState,
                                 headers: [(name: String, value: String)] = []) throws -> HTTPResponse {
         var body: [UInt8] = []

@@ -54,6 +54,8 @@ public final class DaemonAPI: Sendable {
     let state = Atomic<DaemonState>(.starting)
     /// Requests admitted while running and not yet answered; draining waits for 0.
     let inFlight = Atomic<Int>(0)
+    /// Signalled when ``inFlight`` drops to 0 while draining (``waitForRequests(until:)``).
+    private let requestsAnswered = CompletionSignal()
     let settings: Mutex<LiveSettings>
     // The settings every request reads, mirrored out of `settings` so that no request takes
     // that lock (shared by all server threads) to read them; ``apply(_:)`` keeps them in step.
@@ -94,88 +96,42 @@ public final class DaemonAPI: Sendable {
 
     // MARK: - Routing
 
-    /// The route template of `path` for metrics and dispatch: `/v1/sessions/{id}/actions`.
-    ///
-    /// Reads the path's bytes in place: every request is routed twice (to answer it and to
-    /// count it), and splitting it into `String`s cost more than the rest of the routing.
-    static func route(of path: String) -> (template: String, id: String?) {
-        var path = path
-        return path.withUTF8 { bytes in
-            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 5) { parts in
-                // The non-empty segments between slashes; a fifth one means no route matches.
-                var count = 0
-                var index = 0
-                while count < 5 {
-                    while index < bytes.count && bytes[index] == UInt8(ascii: "/") { index += 1 }
-                    guard index < bytes.count else { break }
-                    let start = index
-                    while index < bytes.count && bytes[index] != UInt8(ascii: "/") { index += 1 }
-                    parts[count] = start..<index
-                    count += 1
-                }
-                func part(_ number: Int, is word: StaticString) -> Bool {
-                    let range = parts[number]
-                    return range.count == word.utf8CodeUnitCount
-                        && memcmp(bytes.baseAddress! + range.lowerBound, word.utf8Start, range.count) == 0
-                }
-                func id() -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[parts[2]]), as: UTF8.self) }
-                switch count {
-                case 1 where part(0, is: "metrics"):
-                    return ("/metrics", nil)
-                case 2 where part(0, is: "v1"):
-                    if part(1, is: "health") { return ("/v1/health", nil) }
-                    if part(1, is: "apps") { return ("/v1/apps", nil) }
-                    if part(1, is: "sessions") { return ("/v1/sessions", nil) }
-                    if part(1, is: "events") { return ("/v1/events", nil) }
-                case 3 where part(0, is: "v1"):
-                    if part(1, is: "journal") && part(2, is: "rotate") { return ("/v1/journal/rotate", nil) }
-                    if part(1, is: "sessions") { return ("/v1/sessions/{id}", id()) }
-                case 4 where part(0, is: "v1") && part(1, is: "sessions"):
-                    if part(3, is: "actions") { return ("/v1/sessions/{id}/actions", id()) }
-                    if part(3, is: "deeplinks") { return ("/v1/sessions/{id}/deeplinks", id()) }
-                default:
-                    break
-                }
-                return ("other", nil)
-            }
-        }
-    }
+    /// Every endpoint, once: its path pattern and, per method in `Allow` order, its handler.
+    static let routes: [Route] = [
+        Route("/v1/health", requiresToken: false, [
+            "GET": { api, request, _ in api.deferred(request, isAllowedWhileDraining: true) { try await api.health() } },
+        ]),
+        Route("/metrics", [
+            "GET": { api, request, _ in api.deferred(request, isAllowedWhileDraining: true) { try await api.renderMetrics() } },
+        ]),
+        Route("/v1/apps", ["GET": { api, _, _ in .response(api.listApps()) }]),
+        Route("/v1/sessions", [
+            "GET": { api, request, _ in api.deferred(request) { try await api.listSessions() } },
+            "POST": { api, request, _ in api.deferred(request) { try await api.createSession(request) } },
+        ]),
+        Route("/v1/sessions/{id}", [
+            "GET": { api, request, id in api.admit(request) { .now(try api.describeSession(id)) } },
+            "DELETE": { api, request, id in api.deferred(request) { try await api.endSession(id) } },
+        ]),
+        Route("/v1/sessions/{id}/actions", ["POST": { api, request, id in api.admit(request) { try api.performAction(id, request) } }]),
+        Route("/v1/sessions/{id}/deeplinks", ["POST": { api, request, id in api.admit(request) { try api.followDeepLink(id, request) } }]),
+        Route("/v1/events", ["GET": { api, request, _ in api.streamEvents(request) }]),
+        Route("/v1/journal/rotate", ["POST": { api, request, _ in api.deferred(request) { try await api.rotateJournal() } }]),
+    ]
 
-    /// Answers one request.
-    public func handle(_ request: HTTPRequest) -> HTTPReply {
-        let (route, id) = Self.route(of: request.path)
-        if route != "/v1/health", let error = checkToken(request) { return .response(error.response) }
-        let allowed: [String]
-        switch route {
-        case "/v1/health", "/metrics", "/v1/apps", "/v1/events": allowed = Self.getOnly
-        case "/v1/sessions": allowed = Self.getOrPost
-        case "/v1/sessions/{id}": allowed = Self.getOrDelete
-        case "/v1/sessions/{id}/actions", "/v1/sessions/{id}/deeplinks", "/v1/journal/rotate": allowed = Self.postOnly
-        default: return .response(APIError.notFound(request.path).response)
+    /// Answers one request, matched against ``routes`` once: its handler answers, or 405 with
+    /// the route's methods in `Allow`, or 404. Every route but health needs the configured token
+    /// first (so an unknown path without it is 401). Sets ``HTTPRequest/route`` for metrics.
+    public func handle(_ request: inout HTTPRequest) -> HTTPReply {
+        let match = Route.match(request.path, in: Self.routes)
+        request.route = match.template
+        if match.route?.requiresToken ?? true, let error = checkToken(request) { return .response(error.response) }
+        guard let route = match.route else { return .response(APIError.notFound(request.path).response) }
+        guard let handler = route.handler(for: request.method) else {
+            return .response(APIError.methodNotAllowed(request.method, request.path, allowed: route.allowed).response)
         }
-        guard allowed.contains(request.method) || (request.method == "HEAD" && allowed.contains("GET")) else {
-            return .response(APIError.methodNotAllowed(request.method, request.path, allowed: allowed).response)
-        }
-        switch (route, request.method) {
-        case ("/v1/health", _): return deferred(request, isAllowedWhileDraining: true) { try await self.health() }
-        case ("/metrics", _): return deferred(request, isAllowedWhileDraining: true) { try await self.renderMetrics() }
-        case ("/v1/apps", _): return .response(listApps())
-        case ("/v1/sessions", "POST"): return deferred(request) { try await self.createSession(request) }
-        case ("/v1/sessions", _): return deferred(request) { try await self.listSessions() }
-        case ("/v1/sessions/{id}", "DELETE"): return deferred(request) { try await self.endSession(id!) }
-        case ("/v1/sessions/{id}", _): return admit(request) { .now(try self.describeSession(id!)) }
-        case ("/v1/sessions/{id}/actions", _): return admit(request) { try self.performAction(id!, request) }
-        case ("/v1/sessions/{id}/deeplinks", _): return admit(request) { try self.followDeepLink(id!, request) }
-        case ("/v1/journal/rotate", _): return deferred(request) { try await self.rotateJournal() }
-        default: return streamEvents(request)
-        }
+        return handler(self, request, match.id)
     }
-
-    // The methods each route allows, built once rather than per request.
-    private static let getOnly = ["GET"]
-    private static let getOrPost = ["GET", "POST"]
-    private static let getOrDelete = ["GET", "DELETE"]
-    private static let postOnly = ["POST"]
 
     /// How a handler answers: now, on the server's thread, or later, while the connection waits.
     enum Answer {
@@ -198,22 +154,22 @@ public final class DaemonAPI: Sendable {
         // count, so either the request sees `draining` or the drain sees the request.
         inFlight.add(1, ordering: .sequentiallyConsistent)
         let isRunning = state.load(ordering: .sequentiallyConsistent) == .running
-        if !isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        if !isRunning { leave() }
         guard isRunning || isAllowedWhileDraining else { return .response(APIError.shuttingDown.response) }
         let answer: Answer
         do {
             answer = try decide()
         } catch {
-            if isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            if isRunning { leave() }
             return .response(errorResponse(error, request))
         }
         switch answer {
         case .now(let response):
-            if isRunning { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
+            if isRunning { leave() }
             return .response(response)
         case .later(let work):
             return .deferred {
-                defer { if isRunning { self.inFlight.subtract(1, ordering: .sequentiallyConsistent) } }
+                defer { if isRunning { self.leave() } }
                 do {
                     return try await work()
                 } catch {
@@ -221,6 +177,20 @@ public final class DaemonAPI: Sendable {
                 }
             }
         }
+    }
+
+    /// Uncounts a request; the last one out while draining wakes ``waitForRequests(until:)``.
+    /// Counted out, then the state read: the mirror of ``admit(_:isAllowedWhileDraining:_:)``.
+    private func leave() {
+        let left = inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if left == 0, state.load(ordering: .sequentiallyConsistent) == .draining { requestsAnswered.signal() }
+    }
+
+    /// Once the state is `draining`: returns true when every request admitted while running
+    /// has been answered, false when `deadline` comes first.
+    func waitForRequests(until deadline: ContinuousClock.Instant) async -> Bool {
+        if inFlight.load(ordering: .sequentiallyConsistent) == 0 { return true }
+        return await requestsAnswered.wait(until: deadline)
     }
 
     /// The response for a handler's error; a 5xx is logged.
@@ -241,9 +211,11 @@ public final class DaemonAPI: Sendable {
         return difference == 0 ? nil : .invalidToken
     }
 
-    /// Counts an answered request; the server calls it for every response.
+    /// Counts an answered request; the server calls it for every response. A request the server
+    /// answered before ``handle(_:)`` saw it (a timeout, an oversized body) is matched here.
     func observe(_ request: HTTPRequest, status: Int, nanoseconds: UInt64) {
-        metrics.recordRequest(method: request.method, route: Self.route(of: request.path).template, status: status, nanoseconds: nanoseconds)
+        let route = request.route ?? Route.match(request.path, in: Self.routes).template
+        metrics.recordRequest(method: request.method, route: route, status: status, nanoseconds: nanoseconds)
     }
 
     /// With `journal.durability: flush_per_request`, waits until what the request recorded is

@@ -35,6 +35,7 @@ extension DaemonConfiguration {
             "idle_session_timeout_s": 900,
             "request_timeout_s": 30,
             "drain_timeout_s": 10,
+            "close_timeout_s": 10,
             "stream_buffer_events": 4096
           },
           "apps": {

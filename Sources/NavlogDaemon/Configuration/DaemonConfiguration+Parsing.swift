@@ -181,6 +181,7 @@ extension DaemonConfiguration {
         limits.idleSessionTimeoutSeconds = try reader.positive("idle_session_timeout_s", limits.idleSessionTimeoutSeconds, maximum: 30 * 86_400)
         limits.requestTimeoutSeconds = try reader.positive("request_timeout_s", limits.requestTimeoutSeconds, maximum: 3600)
         limits.drainTimeoutSeconds = try reader.positive("drain_timeout_s", limits.drainTimeoutSeconds, maximum: 3600)
+        limits.closeTimeoutSeconds = try reader.positive("close_timeout_s", limits.closeTimeoutSeconds, maximum: 3600)
         limits.streamBufferEvents = try reader.positive("stream_buffer_events", limits.streamBufferEvents, maximum: 1 << 20)
         try reader.finish()
     }

@@ -101,6 +101,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
         public var requestTimeoutSeconds = 30
         /// How long SIGTERM waits for requests in flight before cancelling them.
         public var drainTimeoutSeconds = 10
+        /// How long SIGTERM then gives ending the sessions, and then closing the journal, each,
+        /// before it gives up on that stage (a close given up on exits 2).
+        public var closeTimeoutSeconds = 10
         /// Events buffered per `/v1/events` subscriber before newer ones are dropped and reported.
         public var streamBufferEvents = 4096
 

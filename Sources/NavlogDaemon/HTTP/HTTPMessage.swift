@@ -10,6 +10,9 @@ public struct HTTPRequest: Sendable {
     /// The headers handlers read, by lowercased name: `authorization`, `accept`, `content-type`.
     public var headers: [String: String]
     public var body: [UInt8]
+    /// The route template the handler matched, such as `/v1/sessions/{id}` (`other` when none
+    /// did), which labels the request in metrics; nil until a handler has seen the request.
+    public var route: String?
 
     public init(method: String, path: String, query: [(name: String, value: String)] = [], headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method

@@ -123,7 +123,7 @@ extension MicroHTTPDaemon {
         if exchange.isStopping || isStopping {
             return queue(APIError.shuttingDown.response, for: exchange)
         }
-        switch handler(exchange.request) {
+        switch handler(&exchange.request) {
         case .response(let response):
             return queue(response, for: exchange)
         case .deferred(let work):

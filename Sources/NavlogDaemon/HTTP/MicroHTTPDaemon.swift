@@ -47,8 +47,9 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         var requestTimeoutNanoseconds: UInt64 { UInt64(requestTimeoutSeconds) * 1_000_000_000 }
     }
 
-    /// Takes every complete request.
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPReply
+    /// Takes every complete request; it may note what it learnt (``HTTPRequest/route``), which
+    /// the observer then sees.
+    public typealias Handler = @Sendable (inout HTTPRequest) -> HTTPReply
     /// Hears of each response: the request, the status and the nanoseconds it took.
     public typealias Observer = @Sendable (HTTPRequest, Int, UInt64) -> Void
 
@@ -77,6 +78,8 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     /// Whether ``close(answeringWith:within:)`` has begun, readable without a lock: every
     /// request reads it twice. Each shard keeps its own flag, set under its lock, for registering.
     private let stopping = Atomic<Bool>(false)
+    /// Signalled when the last live exchange completes once the server is stopping.
+    private let lastExchangeCompleted = CompletionSignal()
     /// Whether every answer closes its connection (``beginDraining()``).
     private let draining = Atomic<Bool>(false)
     /// The open connections; they come and go far less often than requests, so one lock.
@@ -142,11 +145,9 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             }
         }
         for exchange in live { exchange.stop(answeringWith: response) }
-        // Every answer now closes its connection, so what is live only ever shrinks.
-        let deadline = ContinuousClock.now + grace
-        while liveRequestCount > 0, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
+        // Every answer now closes its connection, so what is live only ever shrinks; the last
+        // exchange to complete signals (``unregister(_:)``).
+        if liveRequestCount > 0 { _ = await lastExchangeCompleted.wait(until: .now + grace) }
         shutDown()
     }
 
@@ -188,8 +189,12 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
         }
     }
 
+    /// Forgets a completed exchange; once the server is stopping, the last one signals.
+    /// Removed, then the flag read: ``close(answeringWith:within:)`` sets the flag, then counts,
+    /// so either it counts without this exchange or this sees the flag.
     func unregister(_ exchange: HTTPExchange) {
         _ = shard(of: exchange).registry.withLock { $0.live.removeValue(forKey: ObjectIdentifier(exchange)) }
+        if isStopping, liveRequestCount == 0 { lastExchangeCompleted.signal() }
     }
 
     var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }

@@ -22,23 +22,25 @@ extension Daemon {
         ])
     }
 
-    /// After the journal is closed: lets the push send what the journal holds, within
-    /// `otlp.drain_timeout_ms`, then stops it.
+    /// After the journal is closed (the `drain_push` stage of ``stop()``): tells the push to
+    /// send what the journal holds within `otlp.drain_timeout_ms`, and awaits it that long.
     ///
-    /// The push saves its cursor after each acknowledged batch, so a push still blocked on an
-    /// unresponsive collector when the bound passes loses nothing: the next start resends
-    /// from the last acknowledgement.
+    /// Past the bound the push is cancelled: it abandons the batch it sends or retries and
+    /// stops, and gets a second to do so (a request in flight times out within it). The push
+    /// saves its cursor after each acknowledged batch, so even a push left behind loses
+    /// nothing: the next start resends from the last acknowledgement.
     func drainPush() async {
         guard let push else { return }
+        self.push = nil
         let bound = Duration.milliseconds(configuration.otlp.drainTimeoutMilliseconds)
+        let stage = ShutdownStage(name: "drain_push", bound: bound, boundKey: "otlp.drain_timeout_ms",
+                                  escalation: "stopping the push; the next start resumes from the saved cursor")
         push.service.drain(within: bound)
-        // A second on top of the bound, for a request already in flight to time out.
-        let finished = await push.service.waitUntilFinished(deadline: .now + bound + .seconds(1))
-        if !finished {
-            push.service.stop()
+        guard await !stage.run(log: log, { await push.service.waitUntilFinished(deadline: $0) }) else { return }
+        push.task.cancel()
+        if await !push.service.waitUntilFinished(deadline: .now + .seconds(1)) {
             log.warn("otlp push did not finish within its drain bound; the next start resumes from the saved cursor",
                      ["drain_timeout_ms": String(configuration.otlp.drainTimeoutMilliseconds)])
         }
-        self.push = nil
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import NavlogHost
 import NavlogJournal
+import Synchronization
 
 // MARK: - Draining, stopping and reloading
 
 /// The journal could not be flushed and closed when the daemon stopped: what was still queued
-/// (`session.end` events among it) is lost, as the underlying error says (file and seqs).
+/// (`session.end` events among it) is lost, as the underlying error says (file and seqs), or
+/// may be, when the close overran `limits.close_timeout_s` (a ``ShutdownStageTimeout``).
 public struct JournalCloseError: Error, CustomStringConvertible {
     /// The journal directory.
     public var directory: String
@@ -15,45 +17,79 @@ public struct JournalCloseError: Error, CustomStringConvertible {
 }
 
 extension Daemon {
-    /// Drains and stops (what SIGTERM does): the state becomes `draining` and the listeners stay
-    /// open, answering new requests 503 `shutting_down` (health answers 503 `draining`, metrics
-    /// 200) and closing every connection after its answer; the requests admitted before finish,
-    /// within `limits.drain_timeout_s`. Past that bound the drain becomes cancellation: what
-    /// still runs is answered 503 `shutting_down` and its work cancelled, and the answers get a
-    /// second to leave. Then streams end, the listeners close, sessions end (recorded), and the
-    /// journal is flushed and closed.
+    /// Drains and stops (what SIGTERM does), stage by stage, each awaited up to its bound
+    /// (``ShutdownStage``) and escalated past it, so stopping never hangs:
     ///
-    /// Everything is stopped even when the journal cannot be closed (say its volume is full);
-    /// then this throws a ``JournalCloseError`` naming what was lost, and `navlogd` exits 2.
+    /// 1. `drain_requests`: the state becomes `draining` and the listeners stay open, answering
+    ///    new requests 503 `shutting_down` (health answers 503 `draining`, metrics 200) and
+    ///    closing every connection after its answer; the requests admitted before finish,
+    ///    within `limits.drain_timeout_s`. Past that bound the drain becomes cancellation.
+    /// 2. `close_listeners`: streams end, the listeners close; what still runs is answered 503
+    ///    `shutting_down` and its work cancelled, and the answers get a second to leave.
+    /// 3. `end_sessions`: sessions end (recorded), within `limits.close_timeout_s`.
+    /// 4. `close_journal`: the journal is flushed and closed, within `limits.close_timeout_s`.
+    /// 5. `drain_push`: the OTLP push sends what the closed journal holds (``drainPush()``).
+    ///
+    /// Everything is stopped even when the journal cannot be closed (say its volume is full),
+    /// or its close overran its bound; then this throws a ``JournalCloseError`` naming what was
+    /// lost, and `navlogd` exits 2.
     public func stop() async throws {
         guard let api, api.state.load(ordering: .sequentiallyConsistent) == .running else { return }
         notifier.notify("STOPPING=1")
         api.state.store(.draining, ordering: .sequentiallyConsistent)
         for server in servers { server.beginDraining() }
-        let deadline = ContinuousClock.now + .seconds(configuration.limits.drainTimeoutSeconds)
-        while api.inFlight.load(ordering: .sequentiallyConsistent) > 0, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
+        let limits = configuration.limits
+
+        let drain = ShutdownStage(name: "drain_requests", bound: .seconds(limits.drainTimeoutSeconds), boundKey: "limits.drain_timeout_s",
+                                  escalation: "answering the requests still running 503 and cancelling them")
+        if await !drain.run(log: log, { await api.waitForRequests(until: $0) }) {
+            log.warn("drain bound reached; answering the rest with 503", ["requests": String(api.inFlight.load(ordering: .sequentiallyConsistent))])
         }
-        let unfinished = api.inFlight.load(ordering: .sequentiallyConsistent)
-        if unfinished > 0 { log.warn("drain bound reached; answering the rest with 503", ["requests": String(unfinished)]) }
+
         api.broadcaster.finishAll()
-        for server in servers { await server.close(answeringWith: APIError.shuttingDown.response, within: .seconds(1)) }
-        servers = []
-        maintenance?.cancel()
-        let sessions = await api.registry.count
-        await api.registry.endAll(reason: "shutdown")
-        api.metrics.recordSessionsEnded(sessions, reason: "shutdown")
-        var closeError: JournalCloseError?
-        do {
-            try api.journal.close()
-        } catch {
-            closeError = JournalCloseError(directory: configuration.journal.directory, underlying: error)
+        let servers = self.servers
+        self.servers = []
+        let listeners = ShutdownStage(name: "close_listeners", bound: .seconds(2), boundKey: "fixed",
+                                      escalation: "leaving the server threads behind; their connections close when navlogd exits")
+        let closed = ShutdownStage.start {
+            await withTaskGroup(of: Void.self) { group in
+                for server in servers { group.addTask { await server.close(answeringWith: APIError.shuttingDown.response, within: .seconds(1)) } }
+            }
         }
+        _ = await listeners.run(log: log) { await closed.wait(until: $0) }
+
+        maintenance?.cancel()
+        let sessions = Mutex(0)
+        let ending = ShutdownStage(name: "end_sessions", bound: .seconds(limits.closeTimeoutSeconds), boundKey: "limits.close_timeout_s",
+                                   escalation: "closing the journal without the session.end events still to come")
+        let ended = ShutdownStage.start { [registry = api.registry, metrics = api.metrics] in
+            let count = await registry.count
+            sessions.withLock { $0 = count }
+            await registry.endAll(reason: "shutdown")
+            metrics.recordSessionsEnded(count, reason: "shutdown")
+        }
+        _ = await ending.run(log: log) { await ended.wait(until: $0) }
+
+        let closing = ShutdownStage(name: "close_journal", bound: .seconds(limits.closeTimeoutSeconds), boundKey: "limits.close_timeout_s",
+                                    escalation: "leaving the close behind; navlogd exits 2")
+        let closeFailure = Mutex<(any Error)?>(nil)
+        let journalClosed = ShutdownStage.startThread(named: "navlogd-journal-close") { [journal = api.journal] in
+            do { try journal.close() } catch { closeFailure.withLock { $0 = error } }
+        }
+        var closeError: JournalCloseError?
+        if await closing.run(log: log, { await journalClosed.wait(until: $0) }) {
+            closeError = closeFailure.withLock { $0 }.map { JournalCloseError(directory: configuration.journal.directory, underlying: $0) }
+        } else {
+            let timeout = ShutdownStageTimeout(stage: closing.name, boundMilliseconds: closing.boundMilliseconds, boundKey: closing.boundKey,
+                                               consequence: "what was still queued may be lost, and the next start sets the unfinished file aside")
+            closeError = JournalCloseError(directory: configuration.journal.directory, underlying: timeout)
+        }
+
         await drainPush()
         if let path = configuration.listen.unixSocket { unlink(path) }
         api.state.store(.stopped, ordering: .sequentiallyConsistent)
         let metrics = api.journal.metrics
-        log.info("stopped", ["sessions_ended": String(sessions), "events_recorded": String(metrics.eventsRecorded),
+        log.info("stopped", ["sessions_ended": String(sessions.withLock { $0 }), "events_recorded": String(metrics.eventsRecorded),
                              "events_dropped": String(metrics.eventsDropped), "journal_closed": closeError == nil ? "true" : "false"])
         if let closeError { throw closeError }
     }

@@ -107,7 +107,7 @@ public actor Daemon {
             )
             func serve(_ descriptor: Int32) throws {
                 servers.append(try MicroHTTPDaemon(
-                    listenDescriptor: descriptor, settings: settings, log: log, handler: { api.handle($0) },
+                    listenDescriptor: descriptor, settings: settings, log: log, handler: { api.handle(&$0) },
                     observer: { api.observe($0, status: $1, nanoseconds: $2) }
                 ))
             }

@@ -1,13 +1,12 @@
 import Foundation
-import Synchronization
 
 /// What the push is told by its owner, and the waits it can be woken from.
 ///
 /// The push thread never polls for shutdown: its waits (the interval, a retry's back-off)
 /// return as soon as it is told something new.
 ///
-/// `@unchecked Sendable`: the only mutable state, `current`, `isFinished` and `waiters`, is read
-/// and written with `condition` locked; `NSCondition` is safe to use from any thread.
+/// `@unchecked Sendable`: the only mutable state, `current`, is read and written with
+/// `condition` locked; `NSCondition` is safe to use from any thread.
 final class PushControl: @unchecked Sendable {
     /// What the push should be doing.
     enum Command: Equatable {
@@ -21,8 +20,8 @@ final class PushControl: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var current = Command.run
-    private var isFinished = false
-    private var waiters: [FinishWaiter] = []
+    /// Signalled by the push thread as it ends.
+    private let finished = CompletionSignal()
 
     /// The command now.
     var command: Command {
@@ -54,43 +53,11 @@ final class PushControl: @unchecked Sendable {
 
     /// Called by the push thread as it ends: wakes everyone waiting for it.
     func finish() {
-        condition.lock()
-        isFinished = true
-        let woken = waiters
-        waiters = []
-        condition.unlock()
-        for waiter in woken { waiter.resume(true) }
+        finished.signal()
     }
 
     /// Returns true once the push thread has ended, false when `deadline` comes first.
     func waitUntilFinished(deadline: ContinuousClock.Instant) async -> Bool {
-        await withCheckedContinuation { continuation in
-            let waiter = FinishWaiter(continuation)
-            condition.lock()
-            let done = isFinished
-            if !done { waiters.append(waiter) }
-            condition.unlock()
-            if done {
-                waiter.resume(true)
-            } else {
-                Task {
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    waiter.resume(false)
-                }
-            }
-        }
-    }
-}
-
-/// A continuation resumed once, by whichever comes first.
-private final class FinishWaiter: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
-
-    init(_ continuation: CheckedContinuation<Bool, Never>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume(_ value: Bool) {
-        continuation.withLock { $0.take() }?.resume(returning: value)
+        await finished.wait(until: deadline)
     }
 }

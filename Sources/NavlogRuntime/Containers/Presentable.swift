@@ -16,8 +16,8 @@ public protocol Presentable: AnyObject {
 }
 
 /// A serializable description of a container and what it holds.
-public struct ContainerState: Codable, Equatable, Sendable {
-    public enum Kind: String, Codable, Sendable {
+public struct ContainerState: Equatable, Sendable {
+    public enum Kind: String, Sendable {
         case screen, stack, tabs
     }
 
@@ -37,15 +37,10 @@ public struct ContainerState: Codable, Equatable, Sendable {
         self.tabs = tabs
         self.selectedTab = selectedTab
     }
-
-    enum CodingKeys: String, CodingKey {
-        case kind, id, screens, tabs
-        case selectedTab = "selected_tab"
-    }
 }
 
 /// One tab of a tab container.
-public struct TabState: Codable, Equatable, Sendable {
+public struct TabState: Equatable, Sendable {
     public var title: String
     public var stack: ContainerState
 }

@@ -192,20 +192,15 @@ public final class Window {
 }
 
 /// A serializable description of the window.
-public struct WindowState: Codable, Equatable, Sendable {
+public struct WindowState: Equatable, Sendable {
     public var id: String
     public var root: ContainerState?
     public var modals: [ModalState]
     public var visibleScreen: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id, root, modals
-        case visibleScreen = "visible_screen"
-    }
 }
 
 /// A serializable description of one modal.
-public struct ModalState: Codable, Equatable, Sendable {
+public struct ModalState: Equatable, Sendable {
     public var style: PresentationStyle
     public var over: String?
     public var content: ContainerState

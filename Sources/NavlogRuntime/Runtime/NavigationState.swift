@@ -1,7 +1,8 @@
 
-/// A serializable picture of a session: the window's containers, stacks and modals, and the
-/// visible screen's rendered elements.
-public struct NavigationState: Codable, Equatable, Sendable {
+/// A picture of a session: the window's containers, stacks and modals, and the visible
+/// screen's rendered elements. ``write(to:)`` writes it as the JSON navlogd answers with
+/// (docs/openapi.yaml's `State`).
+public struct NavigationState: Equatable, Sendable {
     public var session: String
     public var window: WindowState
     /// The visible screen's rendered elements.
@@ -18,14 +19,14 @@ public struct NavigationState: Codable, Equatable, Sendable {
 }
 
 /// One screen's rendered elements.
-public struct ScreenState: Codable, Equatable, Sendable {
+public struct ScreenState: Equatable, Sendable {
     public var id: String
     public var owner: String?
     public var elements: Element
 }
 
 /// One coordinator and its children.
-public struct CoordinatorState: Codable, Equatable, Sendable {
+public struct CoordinatorState: Equatable, Sendable {
     public var id: String
     public var children: [CoordinatorState]
 }

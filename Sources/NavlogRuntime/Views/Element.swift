@@ -3,10 +3,10 @@
 /// a text field, an image, or a group of elements.
 ///
 /// Elements with an id can be addressed by actions: buttons and list items are tapped,
-/// toggles flipped, text fields given text. The tree is `Codable`, so it travels over HTTP and
-/// into journals, and ``textTree()`` prints it for people.
-public struct Element: Codable, Equatable, Sendable {
-    public enum Role: String, Codable, Sendable {
+/// toggles flipped, text fields given text. ``write(to:)`` writes the tree as JSON, which is how
+/// it travels over HTTP, and ``textTree()`` prints it for people.
+public struct Element: Equatable, Sendable {
+    public enum Role: String, Sendable {
         case text, button, list, item, spinner, toggle, image, group
         case textField = "text_field"
 
@@ -47,12 +47,6 @@ public struct Element: Codable, Equatable, Sendable {
         self.isOn = isOn
         self.children = children
         self.isPrivate = isPrivate
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case role, id, text, detail, value, children
-        case isOn = "is_on"
-        case isPrivate = "is_private"
     }
 
     // MARK: - Factories

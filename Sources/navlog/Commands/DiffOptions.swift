@@ -31,7 +31,7 @@ enum DiffOptions {
                 throw UsageError("config '\(path)' is not JSON: \(error)")
             }
         }
-        let funnels = try arguments.values("funnel").enumerated().map { index, text in try parseFunnel(text, index: index) }
+        let funnels = try Self.funnels(arguments)
         settings.funnels = Dictionary(grouping: settings.funnels + funnels, by: \.name).values.map { $0.last! }.sorted { $0.name < $1.name }
         settings.expectedEndings += arguments.values("ending")
         settings.ignoredFields += arguments.values("ignore-field")
@@ -39,16 +39,15 @@ enum DiffOptions {
         return settings
     }
 
-    static func parseFunnel(_ text: String, index: Int) throws -> Funnel {
-        var name = "funnel \(index + 1)"
-        var list = text
-        if let equals = text.firstIndex(of: "=") {
-            name = String(text[..<equals])
-            list = String(text[text.index(after: equals)...])
+    /// The funnels of `--funnel`, which `navlog report` takes too.
+    static func funnels(_ arguments: ParsedArguments) throws -> [Funnel] {
+        try arguments.values("funnel").enumerated().map { index, text in
+            do throws(Funnel.SyntaxError) {
+                return try Funnel(parsing: text, position: index + 1)
+            } catch {
+                throw UsageError("option '--funnel' needs at least two screens, as A,B[,C...]: '\(error.text)'")
+            }
         }
-        let steps = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard steps.count >= 2 else { throw UsageError("option '--funnel' needs at least two screens, as A,B[,C...]: '\(text)'") }
-        return Funnel(name: name, steps: steps)
     }
 
     // MARK: - Reading a side
@@ -94,19 +93,13 @@ enum DiffOptions {
     /// from them are warnings of `command` (``GapWarnings``), and `gapStatus` says whether
     /// there were any.
     static func readJournals(_ paths: [String], settings: DiffSettings, command: String) throws -> (side: DiffSide, gapStatus: Int32) {
-        var collector = DiffSideCollector(settings: settings)
-        let reader = JournalReader(paths: paths)
-        let pages = JournalPrefetcher(reader: reader)
+        let analysis: JournalAnalysis<DiffSide>
         do {
-            for run in try reader.runs() { collector.addRun(id: run.id, labels: run.labels) }
-            // Read on a thread of their own while the collector works, as for `navlog report`.
-            try pages.forEach { page in
-                page.forEachEvent { collector.consume($0) }
-            }
+            analysis = try DiffSide.read(journals: paths, settings: settings)
         } catch {
             throw CommandFailure("\(error)")
         }
-        return (collector.finish(), GapWarnings.report(pages.gaps, command: command))
+        return (analysis.value, GapWarnings.report(analysis.gaps, command: command))
     }
 
     /// Refuses, as bad arguments (exit 64), a baseline path that names a directory: one ending

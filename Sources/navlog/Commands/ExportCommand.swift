@@ -34,14 +34,7 @@ struct ExportCommand: ParsableCommand {
         ]
     )
 
-    enum Format: String, CaseIterable {
-        case ndjson
-        case otlpJSON = "otlp-json"
-        case chromeTrace = "chrome-trace"
-        case clickhouse
-    }
-
-    let format: Format
+    let format: ExportFormat
     let writesLogs: Bool
     let batchSize: Int
     let serviceName: String?
@@ -50,7 +43,7 @@ struct ExportCommand: ParsableCommand {
     let query: EventQuery?
 
     init(_ arguments: ParsedArguments) throws {
-        format = Format(rawValue: try arguments.choice("format", Format.allCases.map(\.rawValue), default: "ndjson"))!
+        format = ExportFormat(rawValue: try arguments.choice("format", ExportFormat.allCases.map(\.rawValue), default: "ndjson"))!
         writesLogs = arguments.flag("otlp-logs")
         batchSize = try arguments.integer("batch-size", in: 1...1_000_000) ?? 512
         serviceName = arguments.value("service-name")
@@ -80,22 +73,29 @@ struct ExportCommand: ParsableCommand {
                 throw EventQuery.failure(error)
             }
         }
-        var sink = ExportSink(format: format, writesLogs: writesLogs, batchSize: batchSize, serviceName: serviceName, table: table, labels: labels)
+        var options = ExportWriter.Options()
+        options.writesLogs = writesLogs
+        options.batchSize = batchSize
+        options.serviceName = serviceName
+        options.table = table == "visits" ? .visits : .events
+        options.labels = labels
+        options.scopeVersion = navlogVersion
+        var writer = ExportWriter(format: format, options: options) { Output.standardOutput($0) }
         var progress = ProgressLine()
         var iterator = reader.events(matching: query.filter)
         var count = 0
         do {
             while let event = try iterator.next() {
-                sink.consume(event)
+                writer.consume(event)
                 count += 1
-                progress.update { "exporting: \(count) events read, \(sink.openSessionCount) sessions open" }
+                progress.update { "exporting: \(count) events read, \(writer.openSessionCount) sessions open" }
             }
         } catch {
             progress.clear()
-            sink.output.flush()
+            writer.flush()
             throw EventQuery.failure(error)
         }
-        sink.finish()
+        writer.finish()
         progress.clear()
         return GapWarnings.report(iterator.gaps, command: "navlog export")
     }

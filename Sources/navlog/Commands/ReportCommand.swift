@@ -47,17 +47,7 @@ struct ReportCommand: ParsableCommand {
         options.sessions = Set(arguments.values("session"))
         options.since = try arguments.value("since").map { try EventQuery.parseTime($0, option: "since") }
         options.until = try arguments.value("until").map { try EventQuery.parseTime($0, option: "until") }
-        options.funnels = try arguments.values("funnel").enumerated().map { index, text in
-            var name = "funnel \(index + 1)"
-            var list = text
-            if let equals = text.firstIndex(of: "=") {
-                name = String(text[..<equals])
-                list = String(text[text.index(after: equals)...])
-            }
-            let steps = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard steps.count >= 2 else { throw UsageError("option '--funnel' needs at least two screens, as A,B[,C...]: '\(text)'") }
-            return Funnel(name: name, steps: steps)
-        }
+        options.funnels = try DiffOptions.funnels(arguments)
         options.pathsFrom = arguments.values("from")
         options.pathsTo = arguments.values("to")
         options.expectedEndings = Set(arguments.values("ending"))
@@ -69,42 +59,22 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() async throws -> Int32 {
-        // The journal hands over view-model snapshots as digests, and actions as their
-        // envelope: the report only tells snapshots apart and counts actions, and reading
-        // less costs less.
-        var builder = ReportBuilder(options: options, snapshots: .digests)
-        var filter = EventFilter()
-        filter.digestedMembers = ReportBuilder.digestibleMembers
-        filter.envelopeOnlyKinds = ReportBuilder.envelopeOnlyKinds
-        if !options.sessions.isEmpty { filter.sessions = options.sessions }
-        let reader = JournalReader(paths: paths)
-        let files = reader.files()
-        do {
-            for run in try reader.runs() { builder.addRun(id: run.id, labels: run.labels) }
-        } catch {
-            throw CommandFailure("\(error)")
-        }
+        let fileCount = JournalReader(paths: paths).files().count
         var progress = ProgressLine()
-        var count = 0
-        // Files of one directory hold increasing seqs, so reading them one by one keeps each
-        // session in order; and it lets progress name the file. They are read on a thread of
-        // their own while the builder works on the page before.
-        let pages = JournalPrefetcher(reader: reader, filter: filter)
+        let analysis: JournalAnalysis<FlowReport>
         do {
-            try pages.forEach { page in
-                page.forEachEvent { builder.consume($0); count += 1 }
-                progress.updateNow { "reading \(page.fileIndex + 1)/\(files.count) \(page.file): \(count) events read" }
+            analysis = try FlowReport.read(journals: paths, options: options) { read in
+                progress.updateNow { "reading \(read.fileIndex + 1)/\(fileCount) \(read.file): \(read.eventCount) events read" }
             }
         } catch {
             progress.clear()
             throw CommandFailure("\(error)")
         }
         progress.clear()
-        let report = builder.finish()
-        var text = report.rendered(as: format, width: width)
+        var text = analysis.value.rendered(as: format, width: width)
         if !text.hasSuffix("\n") { text += "\n" }
         Output.standardOutput(text)
-        return GapWarnings.report(pages.gaps, command: "navlog report")
+        return GapWarnings.report(analysis.gaps, command: "navlog report")
     }
 
     /// The width of the terminal on stdout, else `COLUMNS`, else 100.

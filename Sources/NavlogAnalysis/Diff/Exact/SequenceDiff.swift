@@ -1,3 +1,4 @@
+import NavlogEvents
 
 /// The difference between two normalized event sequences, as a snapshot-test failure shows
 /// it: hunks of `-`/`+` lines with context, and under a changed view-model event the fields
@@ -33,21 +34,13 @@ public struct SequenceDiff: Sendable, Equatable {
 
     public var isEmpty: Bool { hunks.isEmpty }
 
-    private enum Step {
-        case same(Int, Int)
-        case removed(Int)
-        case added(Int)
-    }
-
-    /// The most cells the longest-common-subsequence table may have; beyond it the middle
-    /// part that differs is shown as removed then added, without alignment.
-    static let tableLimit = 16_000_000
-
     /// Compares `base` with `candidate`, keeping `context` unchanged events around changes.
     public init(base: [NormalizedEvent], candidate: [NormalizedEvent], context: Int = 3) {
-        let steps = SequenceDiff.align(base, candidate)
-        removed = steps.filter { if case .removed = $0 { true } else { false } }.count
-        added = steps.filter { if case .added = $0 { true } else { false } }.count
+        // The shortest edit script (Myers), exact at any length.
+        let script = EditScript(from: base, to: candidate)
+        let steps = script.steps
+        removed = script.removedCount
+        added = script.addedCount
         hunks = []
         var index = 0
         while index < steps.count {
@@ -59,50 +52,11 @@ public struct SequenceDiff: Sendable, Equatable {
         }
     }
 
-    // MARK: - Alignment
-
-    /// Aligns the sequences: common prefix and suffix, then a longest common subsequence.
-    private static func align(_ a: [NormalizedEvent], _ b: [NormalizedEvent]) -> [Step] {
-        var prefix = 0
-        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-        var steps: [Step] = (0..<prefix).map { .same($0, $0) }
-        let middleA = Array(prefix..<(a.count - suffix)), middleB = Array(prefix..<(b.count - suffix))
-        let n = middleA.count, m = middleB.count
-        if n * m <= tableLimit {
-            var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
-            for i in stride(from: n - 1, through: 0, by: -1) {
-                for j in stride(from: m - 1, through: 0, by: -1) {
-                    table[i][j] = a[middleA[i]] == b[middleB[j]] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
-                }
-            }
-            var i = 0, j = 0
-            while i < n || j < m {
-                if i < n, j < m, a[middleA[i]] == b[middleB[j]] {
-                    steps.append(.same(middleA[i], middleB[j]))
-                    i += 1
-                    j += 1
-                } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
-                    steps.append(.removed(middleA[i]))
-                    i += 1
-                } else {
-                    steps.append(.added(middleB[j]))
-                    j += 1
-                }
-            }
-        } else {
-            steps += middleA.map { .removed($0) } + middleB.map { .added($0) }
-        }
-        steps += (0..<suffix).map { .same(a.count - suffix + $0, b.count - suffix + $0) }
-        return steps
-    }
-
     // MARK: - Hunks
 
     /// Appends the hunk holding the change at `start`, merging changes whose contexts touch;
     /// returns the index after it.
-    private mutating func emitHunk(from start: Int, steps: [Step], base: [NormalizedEvent], candidate: [NormalizedEvent], context: Int) -> Int {
+    private mutating func emitHunk(from start: Int, steps: [EditScript.Step], base: [NormalizedEvent], candidate: [NormalizedEvent], context: Int) -> Int {
         let first = max(0, start - context)
         var end = start
         var lastChange = start

@@ -1,0 +1,90 @@
+import NavlogEvents
+import NavlogJournal
+
+/// A figure read from journals, with the seqs found missing from them on the way.
+public struct JournalAnalysis<Value> {
+    /// The report, or the side of a diff.
+    public var value: Value
+    /// Seqs missing from the files read, with no `journal.dropped` record to account for them
+    /// (rows deleted, a file taken from the middle of a directory). The value is built from the
+    /// events that are there; a caller such as `navlog` warns about each gap.
+    public var gaps: [JournalGap]
+}
+
+/// How far reading journals has come, for a progress line.
+public struct JournalReadProgress: Sendable {
+    /// The file being read, and its place among the files.
+    public var file: String
+    public var fileIndex: Int
+    public var fileCount: Int
+    /// Events handed over so far.
+    public var eventCount: Int
+}
+
+extension FlowReport {
+    /// Reads journal files and directories as a stream and reports on them: what
+    /// `navlog report` does.
+    ///
+    /// ```swift
+    /// let analysis = try FlowReport.read(journals: ["journals/"], options: ReportOptions())
+    /// print(analysis.value.rendered(as: .text, width: 100))
+    /// ```
+    ///
+    /// View-model snapshots are read as digests and actions as their envelope: the report only
+    /// tells snapshots apart and counts actions, and reading less costs less. Throws the
+    /// journal's error, which names the file, when one cannot be read.
+    public static func read(
+        journals paths: [String], options: ReportOptions = ReportOptions(), progress: (JournalReadProgress) -> Void = { _ in }
+    ) throws -> JournalAnalysis<FlowReport> {
+        var builder = ReportBuilder(options: options, snapshots: .digests)
+        var filter = EventFilter()
+        filter.digestedMembers = ReportBuilder.digestibleMembers
+        filter.envelopeOnlyKinds = ReportBuilder.envelopeOnlyKinds
+        if !options.sessions.isEmpty { filter.sessions = options.sessions }
+        let gaps = try JournalAnalysisReading.read(paths, filter: filter, into: &builder, progress: progress)
+        return JournalAnalysis(value: builder.finish(), gaps: gaps)
+    }
+}
+
+extension DiffSide {
+    /// Reads journal files and directories as a stream into one side of a diff: what
+    /// `navlog diff` and `navlog baseline save` do with journals.
+    public static func read(journals paths: [String], settings: DiffSettings) throws -> JournalAnalysis<DiffSide> {
+        var collector = DiffSideCollector(settings: settings)
+        let gaps = try JournalAnalysisReading.read(paths, filter: EventFilter(), into: &collector, progress: { _ in })
+        return JournalAnalysis(value: collector.finish(), gaps: gaps)
+    }
+}
+
+/// What takes a journal's runs, then its events in order.
+protocol JournalConsuming {
+    mutating func addRun(id: String, labels: [String: String])
+    mutating func consume(_ event: Event)
+}
+
+extension ReportBuilder: JournalConsuming {}
+extension DiffSideCollector: JournalConsuming {}
+
+/// The one loop that reads journals into a report or a diff side.
+enum JournalAnalysisReading {
+    /// Hands `consumer` the runs of `paths`, then their events matching `filter`; returns the
+    /// gaps found.
+    ///
+    /// Files of one directory hold increasing seqs, so reading them one by one keeps each
+    /// session in order, and lets progress name the file. They are read on a thread of their
+    /// own (``JournalPrefetcher``) while the consumer works on the page before.
+    static func read<Consumer: JournalConsuming>(
+        _ paths: [String], filter: EventFilter, into consumer: inout Consumer, progress: (JournalReadProgress) -> Void
+    ) throws -> [JournalGap] {
+        let reader = JournalReader(paths: paths)
+        let fileCount = reader.files().count
+        for run in try reader.runs() { consumer.addRun(id: run.id, labels: run.labels) }
+        let pages = JournalPrefetcher(reader: reader, filter: filter)
+        var count = 0
+        try pages.forEach { page in
+            page.forEachEvent { consumer.consume($0); count += 1 }
+            progress(JournalReadProgress(file: page.file, fileIndex: page.fileIndex, fileCount: fileCount, eventCount: count))
+        }
+        return pages.gaps
+    }
+}
