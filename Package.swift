@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "NavlogEventsTests", dependencies: ["NavlogEvents"]),
         .testTarget(name: "NavlogRuntimeTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
-        .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTesting", "NavlogTestSupport", "journal-test-child"]),
+        .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTestSupport", "journal-test-child"]),
         .testTarget(name: "NavlogSampleAppsTests", dependencies: ["NavlogSampleApps", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "NavlogAnalysisTests", dependencies: ["NavlogAnalysis", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "NavlogAnalysis", "NavlogTestSupport"]),

@@ -1,6 +1,5 @@
 import Foundation
 import NavlogTestSupport
-import NavlogTesting
 import XCTest
 
 @testable import NavlogJournal

@@ -1,6 +1,5 @@
 import Foundation
 import NavlogHost
-import NavlogTesting
 import NavlogTestSupport
 import XCTest
 

@@ -1,7 +1,6 @@
 import NavlogEvents
 import NavlogHost
 import NavlogTestSupport
-import NavlogTesting
 import XCTest
 
 final class ScenarioParserTests: XCTestCase {

@@ -1,7 +1,6 @@
 import Foundation
 import NavlogEvents
 import NavlogTestSupport
-import NavlogTesting
 import XCTest
 
 @testable import NavlogJournal

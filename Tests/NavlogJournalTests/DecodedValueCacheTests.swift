@@ -1,5 +1,5 @@
 import NavlogEvents
-import NavlogTesting
+import NavlogTestSupport
 import XCTest
 
 @testable import NavlogJournal

@@ -1,6 +1,5 @@
 import NavlogEvents
 import NavlogRuntime
-import NavlogTesting
 import XCTest
 
 /// A view whose content loads later: its screen is ready when the test says so.
