@@ -8,6 +8,7 @@ import PackageDescription
 //   NavlogTesting                      NavigationTestStore for apps' own tests
 //   NavlogJournal                      compressed SQLite journals of events
 //   NavlogAnalysis, NavlogExport       reports and diffs; encoders for other engines
+//   NavlogHTTPClient                   an HTTP(S) client over libcurl, for the push and the CLI
 //   NavlogDaemon                       navlogd's HTTP API over hosted sessions
 //   navlog, navlogd                    argument parsing and wiring
 // Analysis, export and the journal read events only: they never link the runtime.
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "NavlogJournal", targets: ["NavlogJournal"]),
         .library(name: "NavlogAnalysis", targets: ["NavlogAnalysis"]),
         .library(name: "NavlogExport", targets: ["NavlogExport"]),
+        .library(name: "NavlogHTTPClient", targets: ["NavlogHTTPClient"]),
         .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
         .executable(name: "navlog", targets: ["navlog"]),
         .executable(name: "navlogd", targets: ["navlogd"]),
@@ -44,6 +46,11 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
 
         // MARK: - Libraries
         .target(name: "NavlogEvents"),
@@ -56,6 +63,9 @@ let package = Package(
         // Encoders for engines beyond one machine (OTLP, Chrome trace, ClickHouse); the daemon
         // reuses the OTLP encoder for its push.
         .target(name: "NavlogExport", dependencies: ["NavlogEvents"]),
+        // The client side of HTTP (libcurl): the daemon's OTLP push and `navlog sessions`, which
+        // so does not link the daemon's server.
+        .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
         .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "CMicroHTTPD"]),
 
         // MARK: - Executables
@@ -80,6 +90,7 @@ let package = Package(
         .testTarget(name: "NavlogExportTests", dependencies: ["NavlogExport", "NavlogJournal", "NavlogEvents", "NavlogRuntime", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogJournal", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "navlogd", "navlog"]),
+        .testTarget(name: "NavlogHTTPClientTests", dependencies: ["NavlogHTTPClient"]),
     ],
     swiftLanguageModes: [.v6]
 )
