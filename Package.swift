@@ -66,7 +66,7 @@ let package = Package(
         // The client side of HTTP (libcurl): the daemon's OTLP push and `navlog sessions`, which
         // so does not link the daemon's server.
         .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
-        .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "CMicroHTTPD"]),
+        .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogDaemon", "NavlogExport"]),
