@@ -8,6 +8,7 @@ import PackageDescription
 //   NavlogTesting                      NavigationTestStore for apps' own tests
 //   NavlogJournal                      compressed SQLite journals of events
 //   NavlogAnalysis, NavlogExport       reports and diffs; encoders for other engines
+//   NavlogHTTPClient                   an HTTP(S) client over libcurl, for the push and the CLI
 //   NavlogDaemon                       navlogd's HTTP API over hosted sessions
 //   navlog, navlogd                    argument parsing and wiring
 // Analysis, export and the journal read events only: they never link the runtime.
@@ -23,6 +24,7 @@ let package = Package(
         .library(name: "NavlogJournal", targets: ["NavlogJournal"]),
         .library(name: "NavlogAnalysis", targets: ["NavlogAnalysis"]),
         .library(name: "NavlogExport", targets: ["NavlogExport"]),
+        .library(name: "NavlogHTTPClient", targets: ["NavlogHTTPClient"]),
         .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
         .executable(name: "navlog", targets: ["navlog"]),
         .executable(name: "navlogd", targets: ["navlogd"]),
@@ -44,6 +46,11 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
 
         // MARK: - Libraries
         .target(name: "NavlogEvents"),
@@ -56,14 +63,17 @@ let package = Package(
         // Encoders for engines beyond one machine (OTLP, Chrome trace, ClickHouse); the daemon
         // reuses the OTLP encoder for its push.
         .target(name: "NavlogExport", dependencies: ["NavlogEvents"]),
-        .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "CMicroHTTPD"]),
+        // The client side of HTTP (libcurl): the daemon's OTLP push and `navlog sessions`, which
+        // so does not link the daemon's server.
+        .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
+        .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogDaemon", "NavlogExport"]),
+        .executableTarget(name: "navlog", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient"]),
         .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavlogHost", "NavlogSampleApps"]),
         .executableTarget(
             name: "navlog-bench",
-            dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogSampleApps"]
+            dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogHTTPClient", "NavlogSampleApps"]
         ),
         // A writer child process for NavlogJournalTests (the kill -9 test).
         .executableTarget(name: "journal-test-child", dependencies: ["NavlogEvents", "NavlogJournal"]),
@@ -72,7 +82,7 @@ let package = Package(
         // What the test targets share: running the built products, the repository's paths,
         // temporary directories, the OTLP validator, a running navlogd, synthetic events, a
         // stepping clock and a small app for the tests of hosts and analysis.
-        .target(name: "NavlogTestSupport", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost"], path: "Tests/NavlogTestSupport"),
+        .target(name: "NavlogTestSupport", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogHTTPClient"], path: "Tests/NavlogTestSupport"),
         .testTarget(name: "NavlogEventsTests", dependencies: ["NavlogEvents"]),
         .testTarget(name: "NavlogRuntimeTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
@@ -83,6 +93,7 @@ let package = Package(
         .testTarget(name: "NavlogExportTests", dependencies: ["NavlogExport", "NavlogJournal", "NavlogEvents", "NavlogRuntime", "NavlogTestSupport", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogTestSupport", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogTestSupport", "navlogd", "navlog"]),
+        .testTarget(name: "NavlogHTTPClientTests", dependencies: ["NavlogHTTPClient"]),
         // The fault suite, load and fuzzing (scripts/faults runs it alone; scripts/test --fast
         // skips it): navlogd under kill -9, full disks and signals, hostile input, damaged journals.
         .testTarget(

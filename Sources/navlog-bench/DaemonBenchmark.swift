@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import NavlogDaemon
+import NavlogHTTPClient
 import NavlogHost
 import NavlogSampleApps
 import Synchronization
@@ -32,7 +33,7 @@ enum DaemonBenchmark {
         configuration.listen.tcp = .init(host: "127.0.0.1", port: 0)
         configuration.limits.maximumSessions = idleSessions + clients * rounds + 100
         let daemon = Daemon(configuration: configuration, catalog: catalog, log: Logger(minimumLevel: .warn))
-        guard let port = try await daemon.start().tcpPort else { throw HTTPClientError(detail: "the daemon has no TCP port") }
+        guard let port = try await daemon.start().tcpPort else { throw BenchmarkError("the daemon has no TCP port") }
         let ceiling = try MinimalServer()
         // The host's speed drifts over seconds (other tenants), so the two servers take turns
         // in short rounds instead of one long run each: both see the same drift. The CPU time
@@ -44,17 +45,16 @@ enum DaemonBenchmark {
         var ceilingLoad = Load.empty
         for _ in 0..<rounds {
             load.merge(try drive(port: port, clients: clients, seconds: seconds / Double(rounds)) { connection in
-                let created = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8))
-                guard created.status == 201 else { throw HTTPClientError(detail: "session not created: \(created.status)") }
+                let created = try connection.post("/v1/sessions", body: #"{"app": "master-detail"}"#)
+                guard created.status == 201 else { throw BenchmarkError("session not created: \(created.status)") }
                 let id = String(decoding: created.body, as: UTF8.self).components(separatedBy: "\"id\":\"").dropFirst().first?.prefix { $0 != "\"" }
                 return id.map(String.init) ?? ""
             } request: { connection, step in
-                try connection.send(
-                    "POST", "/v1/sessions/\(step.session)/actions",
-                    body: step.index % 2 == 0 ? Array(#"{"element": "next-day"}"#.utf8) : Array(#"{"element": "previous-day"}"#.utf8))
+                try connection.post(
+                    "/v1/sessions/\(step.session)/actions", body: step.index % 2 == 0 ? #"{"element": "next-day"}"# : #"{"element": "previous-day"}"#)
             })
             ceilingLoad.merge(try drive(port: ceiling.port, clients: clients, seconds: seconds / Double(rounds)) { _ in "" } request: { connection, _ in
-                try connection.send("POST", "/v1/sessions/s-1/actions", body: Array(#"{"element": "next-day"}"#.utf8))
+                try connection.post("/v1/sessions/s-1/actions", body: #"{"element": "next-day"}"#)
             })
         }
         ceiling.close()
@@ -105,8 +105,8 @@ enum DaemonBenchmark {
     }
 
     /// Runs `clients` threads, each on its own connection, sending requests for `seconds`.
-    static func drive(port: Int, clients: Int, seconds: Double, prepare: @escaping @Sendable (HTTPClientConnection) throws -> String,
-                      request: @escaping @Sendable (HTTPClientConnection, Step) throws -> (status: Int, body: [UInt8])) throws -> Load {
+    static func drive(port: Int, clients: Int, seconds: Double, prepare: @escaping @Sendable (LoadClient) throws -> String,
+                      request: @escaping @Sendable (LoadClient, Step) throws -> NavlogHTTPClient.HTTPResponse) throws -> Load {
         let latencies = Mutex<[UInt64]>([])
         let clientCPU = Mutex<Double>(0)
         let failures = Mutex<[String]>([])
@@ -122,14 +122,14 @@ enum DaemonBenchmark {
                     done.signal()
                 }
                 do {
-                    let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
+                    let connection = try LoadClient(port: port)
                     let session = try prepare(connection)
                     var local: [UInt64] = []
                     var index = 0
                     while monotonicSeconds() - start < seconds {
                         let before = DispatchTime.now().uptimeNanoseconds
                         let reply = try request(connection, Step(session: session, index: index))
-                        guard reply.status == 200 else { throw HTTPClientError(detail: "status \(reply.status): \(String(decoding: reply.body, as: UTF8.self))") }
+                        guard reply.status == 200 else { throw BenchmarkError("status \(reply.status): \(String(decoding: reply.body, as: UTF8.self))") }
                         local.append(DispatchTime.now().uptimeNanoseconds - before)
                         index += 1
                     }
@@ -142,21 +142,37 @@ enum DaemonBenchmark {
         for _ in 0..<clients { done.wait() }
         let elapsed = monotonicSeconds() - start
         let cpu = processCPUSeconds() - cpuStart
-        if let failure = failures.withLock({ $0.first }) { throw HTTPClientError(detail: "a load client failed: \(failure)") }
+        if let failure = failures.withLock({ $0.first }) { throw BenchmarkError("a load client failed: \(failure)") }
         var sorted = latencies.withLock { $0 }
         sorted.sort()
-        guard !sorted.isEmpty else { throw HTTPClientError(detail: "no request completed in \(elapsed) s") }
+        guard !sorted.isEmpty else { throw BenchmarkError("no request completed in \(elapsed) s") }
         return Load(latencies: sorted, seconds: elapsed, cpuSeconds: cpu, clientCPUSeconds: clientCPU.withLock { $0 })
+    }
+
+    /// One keep-alive load client: a libcurl client (``HTTPClient``) to `127.0.0.1:port`.
+    final class LoadClient {
+        private let client: HTTPClient
+        private let base: String
+
+        init(port: Int) throws {
+            client = try HTTPClient()
+            base = "http://127.0.0.1:\(port)"
+        }
+
+        /// POSTs `body` to `path` and reads the answer.
+        func post(_ path: String, body: String) throws -> NavlogHTTPClient.HTTPResponse {
+            try client.send(HTTPRequest(method: "POST", url: base + path, body: Array(body.utf8)))
+        }
     }
 
     /// Resident memory added per idle session, in KiB, over `count` sessions.
     static func idleSessionMemory(port: Int, count: Int) throws -> Double {
-        let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
-        for _ in 0..<50 { _ = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8)) }
+        let connection = try LoadClient(port: port)
+        for _ in 0..<50 { _ = try connection.post("/v1/sessions", body: #"{"app": "master-detail"}"#) }
         let before = residentBytes()
         for _ in 0..<count {
-            let reply = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8))
-            guard reply.status == 201 else { throw HTTPClientError(detail: "session not created: \(reply.status)") }
+            let reply = try connection.post("/v1/sessions", body: #"{"app": "master-detail"}"#)
+            guard reply.status == 201 else { throw BenchmarkError("session not created: \(reply.status)") }
         }
         return Double(residentBytes() - before) / Double(count) / 1024
     }

@@ -94,7 +94,7 @@ final class DaemonAPITests: XCTestCase {
         let waitStatus = Atomic<Int>(0)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { [socketPath = daemon.socketPath] in
-            let connection = try? HTTPClientConnection(unixSocket: socketPath, timeoutSeconds: 20)
+            let connection = try? DaemonClient(unixSocket: socketPath, timeoutSeconds: 20)
             let reply = try? connection?.send("POST", "/v1/sessions/\(waiting)/actions", body: Array(#"{"type": "wait", "ms": 3000}"#.utf8))
             waitStatus.store(reply?.status ?? -1, ordering: .sequentiallyConsistent)
             isWaitAnswered.store(true, ordering: .sequentiallyConsistent)
@@ -134,10 +134,10 @@ final class DaemonAPITests: XCTestCase {
 
     func testSlowClientIsDisconnectedWhileOthersAreServed() throws {
         let daemon = try DaemonHarness(self, overrides: ["limits": ["request_timeout_s": 1]])
-        let slow = try HTTPClientConnection(unixSocket: daemon.socketPath, timeoutSeconds: 20)
-        try slow.write(Array("POST /v1/sessions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"app\"".utf8))
+        let slow = try RawConnection(port: try XCTUnwrap(daemon.tcpPort))
+        try slow.send("POST /v1/sessions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"app\"")
         XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
-        XCTAssertTrue(slow.waitForClose(), "the daemon should close a connection that stalls past limits.request_timeout_s")
+        XCTAssertTrue(slow.readToEnd(within: 20).isClosed, "the daemon should close a connection that stalls past limits.request_timeout_s")
         XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app": "tabs"}"#).status, 201)
     }
 
@@ -177,6 +177,9 @@ final class NavlogAgainstDaemonTests: XCTestCase {
 
         let unreachable = try runTool(productPath("navlog"), ["sessions", "--socket", daemon.directory + "/gone.sock"])
         XCTAssertEqual(unreachable.status, 2)
-        XCTAssertTrue(unreachable.stderr.hasPrefix("navlog sessions: cannot reach navlogd at unix socket '\(daemon.directory)/gone.sock': "), unreachable.stderr)
+        XCTAssertEqual(unreachable.stderr, "navlog sessions: cannot reach navlogd at unix socket '\(daemon.directory)/gone.sock': no such socket\n")
+        let closed = try runTool(productPath("navlog"), ["sessions", "--url", "http://127.0.0.1:\(port)"])
+        XCTAssertEqual(closed.status, 2)
+        XCTAssertTrue(closed.stderr.hasPrefix("navlog sessions: cannot reach navlogd at http://127.0.0.1:\(port): Failed to connect to 127.0.0.1 port \(port)"), closed.stderr)
     }
 }

@@ -17,11 +17,11 @@ final class OTLPPushTests: XCTestCase {
     // MARK: - Helpers
 
     /// The `otlp` section for `endpoint`, with short intervals and back-off for tests.
-    private func otlp(_ endpoint: String, drainTimeoutMilliseconds: Int64 = 3000, timeoutMilliseconds: Int64 = 2000) -> JSONValue {
+    private func otlp(_ endpoint: String, drainTimeoutMilliseconds: Int64 = 3000, timeoutMilliseconds: Int64 = 2000, caFile: String? = nil) -> JSONValue {
         [
             "enabled": true, "endpoint": .string(endpoint), "headers": ["Authorization": .string(Self.authorization)],
             "batch_size": 4, "interval_ms": 100, "timeout_ms": .int(timeoutMilliseconds), "retry_initial_ms": 50, "retry_max_ms": 200,
-            "drain_timeout_ms": .int(drainTimeoutMilliseconds),
+            "drain_timeout_ms": .int(drainTimeoutMilliseconds), "ca_file": caFile.map(JSONValue.string) ?? .null,
         ]
     }
 
@@ -197,6 +197,38 @@ final class OTLPPushTests: XCTestCase {
         XCTAssertEqual(daemon.terminate(), 0, daemon.log)
     }
 
+    func testSpansReachAnHTTPSCollectorTrustedThroughTheCAFile() throws {
+        let receiver = try OTLPReceiver(self, directory: NSTemporaryDirectory() + "otlp-receiver-\(UUID().uuidString)", authorization: Self.authorization)
+        try receiver.makeCertificate()
+        try receiver.start(isTLS: true)
+        XCTAssertTrue(receiver.endpoint.hasPrefix("https://127.0.0.1:"), receiver.endpoint)
+        let daemon = try DaemonHarness(self, overrides: ["otlp": otlp(receiver.endpoint, caFile: receiver.certificatePath)])
+        try runSession(daemon)
+        try assertReceivedExactly(receiver, daemon.directory + "/journal")
+        XCTAssertEqual(try metric(daemon, "navlog_otlp_batches_failed_total"), 0, daemon.log)
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+    }
+
+    func testAnHTTPSCollectorWhoseCertificateIsNotTrustedIsRetriedNotSkipped() throws {
+        let receiver = try OTLPReceiver(self, directory: NSTemporaryDirectory() + "otlp-receiver-\(UUID().uuidString)", authorization: Self.authorization)
+        try receiver.makeCertificate()
+        try receiver.start(isTLS: true)
+        // No ca_file: the system's CAs do not know the self-signed certificate.
+        let daemon = try DaemonHarness(self, overrides: ["otlp": otlp(receiver.endpoint, drainTimeoutMilliseconds: 300)])
+        try runSession(daemon)
+        XCTAssertTrue(try eventually { try (metric(daemon, "navlog_otlp_batches_failed_total") ?? 0) >= 2 }, daemon.log)
+        let line = try XCTUnwrap(daemon.waitForLog(containing: "otlp push failed; retrying"))
+        XCTAssertTrue(line.contains("SSL certificate problem") && line.contains("curl error 60") && line.contains(receiver.endpoint), line)
+        XCTAssertTrue(line.contains("give the CA file that signed it"), line)
+        XCTAssertEqual(try metric(daemon, "navlog_otlp_spans_pushed_total"), 0)
+        XCTAssertGreaterThan(try metric(daemon, "navlog_otlp_push_lag_events") ?? 0, 0, "the spans wait in the journal")
+        for reason in ["rejected", "partial", "too_large"] {
+            XCTAssertEqual(try metric(daemon, "navlog_otlp_spans_skipped_total{reason=\"\(reason)\"}") ?? 0, 0, "nothing skipped as \(reason)")
+        }
+        XCTAssertEqual(receiver.receivedSpans, [])
+        XCTAssertEqual(daemon.terminate(), 0, daemon.log)
+    }
+
     func testOTLPSettingsDefaultOffAndBadOnesAreRefusedWithTheirKeyPath() throws {
         let documented = try DaemonConfiguration(parsing: DaemonConfiguration.defaultText, catalog: ConfigurationTests.catalog)
         XCTAssertEqual(documented.otlp, DaemonConfiguration.OTLPSettings())
@@ -204,12 +236,33 @@ final class OTLPPushTests: XCTestCase {
         let parsed = try DaemonConfiguration(parsing: #"{"otlp": {"enabled": true, "endpoint": "http://collector:4318", "gzip": false}}"#, catalog: ConfigurationTests.catalog)
         XCTAssertEqual(parsed.otlp.endpoint, DaemonConfiguration.OTLPEndpoint(host: "collector", port: 4318, path: "/v1/traces"))
         XCTAssertFalse(parsed.otlp.isGzipEnabled)
+        let secure = try DaemonConfiguration(parsing: #"{"otlp": {"endpoint": "https://collector"}}"#, catalog: ConfigurationTests.catalog)
+        XCTAssertEqual(secure.otlp.endpoint, DaemonConfiguration.OTLPEndpoint(scheme: .https, host: "collector", port: 443, path: "/v1/traces"))
+        XCTAssertEqual(secure.otlp.endpoint.description, "https://collector:443/v1/traces")
+        let six = try DaemonConfiguration(parsing: #"{"otlp": {"endpoint": "http://[::1]:4318/x"}}"#, catalog: ConfigurationTests.catalog)
+        XCTAssertEqual(six.otlp.endpoint, DaemonConfiguration.OTLPEndpoint(host: "::1", port: 4318, path: "/x"))
+        XCTAssertEqual(six.otlp.endpoint.description, "http://[::1]:4318/x")
+        let caFile = NSTemporaryDirectory() + "otlp-ca-\(UUID().uuidString).pem"
+        try "-----BEGIN CERTIFICATE-----\n".write(toFile: caFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: caFile) }
+        let trusted = try DaemonConfiguration(parsing: #"{"otlp": {"endpoint": "https://collector:4318", "ca_file": "\#(caFile)"}}"#, catalog: ConfigurationTests.catalog)
+        XCTAssertEqual(trusted.otlp.certificateAuthorityFile, caFile)
+        let missing = NSTemporaryDirectory() + "otlp-no-such-ca.pem"
         let cases: [(text: String, message: String)] = [
-            (#"{"otlp": {"endpoint": "https://collector:4318/v1/traces"}}"#,
-             #"otlp.endpoint: https is not supported (navlogd has no TLS); use http:// to a local collector or sidecar, got "https://collector:4318/v1/traces""#),
-            (#"{"otlp": {"endpoint": "http://collector:99999"}}"#, #"otlp.endpoint: must be a URL such as http://127.0.0.1:4318/v1/traces, got "http://collector:99999""#),
+            (#"{"otlp": {"endpoint": "ftp://collector:4318/v1/traces"}}"#,
+             #"otlp.endpoint: must be a URL such as http://127.0.0.1:4318/v1/traces or https://collector:4318, got "ftp://collector:4318/v1/traces""#),
+            (#"{"otlp": {"endpoint": "http://collector:99999"}}"#,
+             #"otlp.endpoint: must be a URL such as http://127.0.0.1:4318/v1/traces or https://collector:4318, got "http://collector:99999""#),
+            (#"{"otlp": {"endpoint": "https://[::1"}}"#, #"otlp.endpoint: must be a URL such as http://127.0.0.1:4318/v1/traces or https://collector:4318, got "https://[::1""#),
+            (#"{"otlp": {"endpoint": "https://collector", "ca_file": "\#(missing)"}}"#,
+             "otlp.ca_file: \(missing) does not exist; give the PEM file of the collector's certificate authority"),
+            (#"{"otlp": {"endpoint": "https://collector", "ca_file": "\#(NSTemporaryDirectory())"}}"#,
+             "otlp.ca_file: \(NSTemporaryDirectory()) is a directory; give a readable PEM file"),
+            (#"{"otlp": {"endpoint": "http://collector", "ca_file": "\#(caFile)"}}"#,
+             "otlp.ca_file: is only used with https, but otlp.endpoint is http://collector:80/v1/traces; use an https:// endpoint or remove ca_file"),
+            (#"{"otlp": {"ca_file": 7}}"#, "otlp.ca_file: must be the path of a PEM file or null, got 7"),
             (#"{"otlp": {"batch_size": 0}}"#, "otlp.batch_size: must be a positive integer, got 0"),
-            (#"{"otlp": {"interval": 100}}"#, "otlp.interval: unknown key; known keys here: batch_size, drain_timeout_ms, enabled, endpoint, gzip, "
+            (#"{"otlp": {"interval": 100}}"#, "otlp.interval: unknown key; known keys here: batch_size, ca_file, drain_timeout_ms, enabled, endpoint, gzip, "
                 + "headers, interval_ms, retry_initial_ms, retry_max_ms, timeout_ms"),
             (#"{"otlp": {"headers": {"Content-Encoding": "br"}}}"#, "otlp.headers.Content-Encoding: is set by navlogd and cannot be configured"),
             (#"{"otlp": {"headers": {"X-Key": "a\nb"}}}"#, #"otlp.headers.X-Key: must be a single-line string, got "a\nb""#),

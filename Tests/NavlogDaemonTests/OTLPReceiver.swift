@@ -10,6 +10,7 @@ import XCTest
 /// strictly). Accepted spans are appended to a file as
 /// `traceId spanId run name`; a request that fails any check gets 400 and its error is
 /// appended to another file. With `isRejecting`, every request gets 400 and nothing is kept.
+/// With a certificate and key (``makeCertificate()``), it serves https instead of http.
 final class OTLPReceiver {
     static let script = """
         import base64, gzip, json, re, sys
@@ -47,6 +48,13 @@ final class OTLPReceiver {
                 with open(spans_path, "a") as spans: spans.write("".join(lines))
                 self.reply(200, {})
         server = HTTPServer(("127.0.0.1", port), Handler)
+        if len(sys.argv) > 7:
+            import ssl
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[6], sys.argv[7])
+            # A client that refuses the certificate fails the handshake in accept(), an OSError
+            # the server ignores.
+            server.socket = context.wrap_socket(server.socket, server_side=True)
         print("listening %d" % server.server_address[1], flush=True)
         server.serve_forever()
         """
@@ -55,6 +63,7 @@ final class OTLPReceiver {
     private(set) var port = 0
     private var process: Process?
     private let authorization: String
+    private var isTLS = false
 
     /// Prepares a receiver whose files live in `directory`; requests must carry
     /// `Authorization: <authorization>`.
@@ -71,11 +80,14 @@ final class OTLPReceiver {
         }
     }
 
-    /// Starts listening: on a free port the first time, on the same port after ``stop()``.
-    func start(isRejecting: Bool = false) throws {
+    /// Starts listening: on a free port the first time, on the same port after ``stop()``;
+    /// https when `isTLS` (after ``makeCertificate()``).
+    func start(isRejecting: Bool = false, isTLS: Bool = false) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", directory + "/receiver.py", String(port), spansPath, errorsPath, authorization, isRejecting ? "reject" : "accept"]
+            + (isTLS ? [certificatePath, keyPath] : [])
+        self.isTLS = isTLS
         let output = Pipe()
         process.standardOutput = output
         // Not the test's own stderr: a pipe inherited by a stray child would hold `swift test` open.
@@ -99,7 +111,19 @@ final class OTLPReceiver {
         self.process = nil
     }
 
-    var endpoint: String { "http://127.0.0.1:\(port)/v1/traces" }
+    /// Writes a self-signed certificate for 127.0.0.1 and localhost, valid for a day, and its
+    /// key, with the `openssl` CLI; the certificate is its own CA file.
+    func makeCertificate() throws {
+        let output = try runTool("/usr/bin/env", [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-days", "1", "-keyout", keyPath, "-out", certificatePath,
+        ])
+        guard output.status == 0 else { throw ReceiverError(message: "openssl could not make a certificate: \(output.stderr)") }
+    }
+
+    var endpoint: String { "\(isTLS ? "https" : "http")://127.0.0.1:\(port)/v1/traces" }
+    var certificatePath: String { directory + "/certificate.pem" }
+    var keyPath: String { directory + "/key.pem" }
     var spansPath: String { directory + "/spans.txt" }
     var errorsPath: String { directory + "/errors.txt" }
 

@@ -30,7 +30,7 @@ final class OwnDaemonExampleTests: XCTestCase {
         configuration.listen.unixSocket = directory + ".sock"
         let daemon = Daemon(configuration: configuration, catalog: catalog, log: Logger(minimumLevel: .warn))
         let endpoints = try await daemon.start()
-        let connection = try HTTPClientConnection(unixSocket: try XCTUnwrap(endpoints.unixSocket))
+        let connection = try DaemonClient(unixSocket: try XCTUnwrap(endpoints.unixSocket))
         XCTAssertEqual(try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "greeter"}"#.utf8)).status, 201)
         let waved = try connection.send("POST", "/v1/sessions/s-1/actions", body: Array(#"{"element": "wave"}"#.utf8))
         XCTAssertEqual(try JSONValue(parsing: Data(waved.body))["state"]?["visible"]?["id"]?.stringValue, "Wave#1")

@@ -329,14 +329,14 @@ final class DaemonFaultTests: XCTestCase {
         let socketPath = daemon.socketPath
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             do {
-                let connection = try HTTPClientConnection(unixSocket: socketPath, timeoutSeconds: 20)
+                let connection = try DaemonClient(unixSocket: socketPath, timeoutSeconds: 20)
                 for _ in 0..<perClient {
                     let created = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "tabs"}"#.utf8))
                     guard created.status == 201, let id = try JSONValue(parsing: Data(created.body))["id"]?.stringValue else {
-                        throw HTTPClientError(detail: "create: \(created.status)")
+                        throw HTTPTestError("create: \(created.status)")
                     }
                     let ended = try connection.send("DELETE", "/v1/sessions/\(id)")
-                    guard ended.status == 200 else { throw HTTPClientError(detail: "end: \(ended.status)") }
+                    guard ended.status == 200 else { throw HTTPTestError("end: \(ended.status)") }
                 }
             } catch {
                 failures.withLock { $0.append("\(error)") }

@@ -22,7 +22,7 @@ final class DaemonShutdownTests: XCTestCase {
             group.enter()
             Thread.detachNewThread { [socketPath = daemon.socketPath] in
                 defer { group.leave() }
-                guard let connection = try? HTTPClientConnection(unixSocket: socketPath, timeoutSeconds: 20),
+                guard let connection = try? DaemonClient(unixSocket: socketPath, timeoutSeconds: 20),
                       let created = try? connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8)),
                       created.status == 201, let id = (try? JSONValue(parsing: Data(created.body)))?["id"]?.stringValue
                 else { return }

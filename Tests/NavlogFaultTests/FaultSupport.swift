@@ -41,7 +41,7 @@ final class LoadClients: Sendable {
     }
 
     private func run(socketPath: String) {
-        guard let connection = try? HTTPClientConnection(unixSocket: socketPath, timeoutSeconds: 20),
+        guard let connection = try? DaemonClient(unixSocket: socketPath, timeoutSeconds: 20),
               let created = try? connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8)),
               created.status == 201, let id = (try? JSONValue(parsing: Data(created.body)))?["id"]?.stringValue
         else {

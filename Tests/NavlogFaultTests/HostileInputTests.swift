@@ -32,7 +32,7 @@ final class HostileInputTests: XCTestCase {
 
     func testMutatedRequestBodiesAndPathsGetA4xxAndTheDaemonKeepsServing() throws {
         let daemon = try DaemonHarness(self, overrides: ["limits": ["max_sessions": 50, "max_body_bytes": 8192, "request_timeout_s": 2]])
-        var connection = try HTTPClientConnection(unixSocket: daemon.socketPath, timeoutSeconds: 20)
+        var connection = try DaemonClient(unixSocket: daemon.socketPath, timeoutSeconds: 20)
         var reconnects = 0
         let created = try connection.send("POST", "/v1/sessions", body: Array(#"{"app": "master-detail"}"#.utf8))
         XCTAssertEqual(created.status, 201)
@@ -70,7 +70,7 @@ final class HostileInputTests: XCTestCase {
                 XCTAssertTrue(daemon.process.isRunning, "navlogd died on \(request.method) \(request.path) \(request.body):\n\(daemon.log)")
                 guard daemon.process.isRunning else { return }
                 reconnects += 1
-                connection = try HTTPClientConnection(unixSocket: daemon.socketPath, timeoutSeconds: 20)
+                connection = try DaemonClient(unixSocket: daemon.socketPath, timeoutSeconds: 20)
                 continue
             }
             statuses[reply.status, default: 0] += 1
@@ -96,7 +96,7 @@ final class HostileInputTests: XCTestCase {
         let token = "flood-token-0123456789"
         let daemon = try DaemonHarness(self, overrides: ["auth": ["token": .string(token)]], token: token)
         let port = try XCTUnwrap(daemon.tcpPort)
-        let connection = try HTTPClientConnection(host: "127.0.0.1", port: port, timeoutSeconds: 20)
+        let connection = try DaemonClient(port: port, timeoutSeconds: 20)
         let authorized = ["Authorization": "Bearer \(token)"]
         func metricsBytes() throws -> Int {
             let reply = try connection.send("GET", "/metrics", headers: authorized)

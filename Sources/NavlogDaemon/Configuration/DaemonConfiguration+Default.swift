@@ -57,7 +57,8 @@ extension DaemonConfiguration {
             "retry_initial_ms": 500,
             "retry_max_ms": 30000,
             "gzip": true,
-            "drain_timeout_ms": 5000
+            "drain_timeout_ms": 5000,
+            "ca_file": null
           }
         }
 

@@ -4,39 +4,68 @@ import NavlogEvents
 // MARK: - OTLP push settings
 
 extension DaemonConfiguration {
-    /// Where an OTLP/HTTP collector listens: plain `http` only, since navlogd links no TLS library.
+    /// Where an OTLP/HTTP collector listens: `http` or `https` (TLS through libcurl).
     public struct OTLPEndpoint: Sendable, Equatable, CustomStringConvertible {
-        /// A host name or IPv4 address, resolved (IPv4) before each connection.
+        /// The URL scheme; `https` verifies the collector's certificate.
+        public enum Scheme: String, Sendable {
+            case http, https
+
+            /// 80 or 443.
+            public var defaultPort: Int { self == .http ? 80 : 443 }
+        }
+
+        public var scheme: Scheme
+        /// A host name, an IPv4 address or an IPv6 address (without brackets), resolved by
+        /// libcurl before each new connection.
         public var host: String
         public var port: Int
         /// The request path, `/v1/traces` when the URL gives none.
         public var path: String
 
-        public init(host: String, port: Int, path: String) {
+        public init(scheme: Scheme = .http, host: String, port: Int, path: String) {
+            self.scheme = scheme
             self.host = host
             self.port = port
             self.path = path
         }
 
-        /// Parses `http://host[:port][/path]`; the port defaults to 80, the path to `/v1/traces`.
+        /// Parses `http[s]://host[:port][/path]`, the host possibly a bracketed IPv6 address
+        /// (`[::1]`); the port defaults to 80 for http and 443 for https, the path to `/v1/traces`.
         public init?(url: String) {
-            guard url.hasPrefix("http://") else { return nil }
-            let rest = url.dropFirst("http://".count)
+            let lowered = url.lowercased()
+            guard let scheme = [Scheme.http, .https].first(where: { lowered.hasPrefix($0.rawValue + "://") }) else { return nil }
+            let rest = url.dropFirst(scheme.rawValue.count + 3)
             let authority = rest.prefix { $0 != "/" }
             let path = String(rest.dropFirst(authority.count))
-            let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-            guard (1...2).contains(parts.count), let name = parts.first, !name.isEmpty,
-                  name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
-            var port = 80
-            if parts.count == 2 {
-                guard let number = Int(parts[1]), (1...65_535).contains(number) else { return nil }
+            let name: Substring
+            let portText: Substring?
+            if authority.hasPrefix("[") {
+                guard let close = authority.firstIndex(of: "]") else { return nil }
+                name = authority[authority.index(after: authority.startIndex)..<close]
+                let after = authority[authority.index(after: close)...]
+                guard after.isEmpty || after.hasPrefix(":") else { return nil }
+                portText = after.isEmpty ? nil : after.dropFirst()
+                guard !name.isEmpty, name.contains(":"), name.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            } else {
+                let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+                guard (1...2).contains(parts.count) else { return nil }
+                name = parts[0]
+                portText = parts.count == 2 ? parts[1] : nil
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
+            }
+            var port = scheme.defaultPort
+            if let portText {
+                guard let number = Int(portText), (1...65_535).contains(number) else { return nil }
                 port = number
             }
             guard path.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "#" }) else { return nil }
-            self.init(host: String(name), port: port, path: path.isEmpty || path == "/" ? "/v1/traces" : path)
+            self.init(scheme: scheme, host: String(name), port: port, path: path.isEmpty || path == "/" ? "/v1/traces" : path)
         }
 
-        public var description: String { "http://\(host):\(port)\(path)" }
+        /// The URL requests go to, an IPv6 host in brackets.
+        public var description: String {
+            "\(scheme.rawValue)://\(host.contains(":") ? "[\(host)]" : host):\(port)\(path)"
+        }
     }
 
     /// The push of spans to an OpenTelemetry collector over OTLP/HTTP (JSON, optionally gzip),
@@ -51,7 +80,7 @@ extension DaemonConfiguration {
         public var batchSize = 512
         /// How often the journal is read for new events and a partial batch is sent.
         public var intervalMilliseconds = 1000
-        /// How long one request may take (rounded up to whole seconds for the socket).
+        /// How long one request may take, connecting and the TLS handshake included.
         public var timeoutMilliseconds = 10_000
         /// The first wait after a failed request; it doubles up to `retryMaximumMilliseconds`.
         public var retryInitialMilliseconds = 500
@@ -60,6 +89,9 @@ extension DaemonConfiguration {
         public var isGzipEnabled = true
         /// How long SIGTERM lets the push send what the closed journal holds.
         public var drainTimeoutMilliseconds = 5000
+        /// A PEM file of the certificate authorities an https collector's certificate may be
+        /// signed by, instead of the system's; checked readable when the configuration loads.
+        public var certificateAuthorityFile: String?
 
         public init() {}
     }
@@ -80,13 +112,10 @@ extension DaemonConfiguration {
         }
         if let raw = reader.value("endpoint") {
             guard let text = raw.stringValue else {
-                throw ConfigurationError(path: "otlp.endpoint", message: "must be a URL such as http://127.0.0.1:4318/v1/traces, got \(ConfigurationReader.describe(raw))")
-            }
-            if text.lowercased().hasPrefix("https://") {
-                throw ConfigurationError(path: "otlp.endpoint", message: "https is not supported (navlogd has no TLS); use http:// to a local collector or sidecar, got \"\(text)\"")
+                throw ConfigurationError(path: "otlp.endpoint", message: "must be a URL such as http://127.0.0.1:4318/v1/traces or https://collector:4318, got \(ConfigurationReader.describe(raw))")
             }
             guard let endpoint = OTLPEndpoint(url: text) else {
-                throw ConfigurationError(path: "otlp.endpoint", message: "must be a URL such as http://127.0.0.1:4318/v1/traces, got \"\(text)\"")
+                throw ConfigurationError(path: "otlp.endpoint", message: "must be a URL such as http://127.0.0.1:4318/v1/traces or https://collector:4318, got \"\(text)\"")
             }
             settings.endpoint = endpoint
         }
@@ -103,11 +132,27 @@ extension DaemonConfiguration {
             }
             settings.isGzipEnabled = flag
         }
+        settings.certificateAuthorityFile = try reader.string("ca_file", nil, isNullable: true, expectation: "the path of a PEM file")
         try reader.finish()
+        if let file = settings.certificateAuthorityFile { try checkCertificateAuthorityFile(file, endpoint: settings.endpoint) }
         if settings.retryMaximumMilliseconds < settings.retryInitialMilliseconds {
             throw ConfigurationError(path: "otlp.retry_max_ms", message: "must be at least otlp.retry_initial_ms (\(settings.retryInitialMilliseconds)), got \(settings.retryMaximumMilliseconds)")
         }
         return settings
+    }
+
+    /// Refuses an `otlp.ca_file` that cannot be read now, or that an http endpoint would ignore.
+    private static func checkCertificateAuthorityFile(_ path: String, endpoint: OTLPEndpoint) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ConfigurationError(path: "otlp.ca_file", message: "\(path) does not exist; give the PEM file of the collector's certificate authority")
+        }
+        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
+            throw ConfigurationError(path: "otlp.ca_file", message: "\(path) is \(isDirectory.boolValue ? "a directory" : "not readable by navlogd"); give a readable PEM file")
+        }
+        guard endpoint.scheme == .https else {
+            throw ConfigurationError(path: "otlp.ca_file", message: "is only used with https, but otlp.endpoint is \(endpoint); use an https:// endpoint or remove ca_file")
+        }
     }
 
     /// Parses `otlp.headers`: names are HTTP tokens, values single-line strings.

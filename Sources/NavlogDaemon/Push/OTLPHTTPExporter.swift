@@ -1,6 +1,7 @@
 import Foundation
 import NavlogEvents
 import NavlogExport
+import NavlogHTTPClient
 import NavlogJournal
 
 /// Sends one batch of spans to an OTLP/HTTP collector and classifies the answer, following the
@@ -8,9 +9,9 @@ import NavlogJournal
 /// errors (401, 403, 404, 405, 407) are retried, not dropped, because the journal keeps
 /// everything and they are fixed by an operator, not by the data.
 ///
-/// Blocking: used only by the push's own thread. One connection per request
-/// (`Connection: close`), so a collector's chunked or keep-alive quirks cannot leave the next
-/// response misread.
+/// Blocking: used only by the push's own thread. Requests go through one libcurl client
+/// (``HTTPClient``), which keeps its connection, and for https its TLS session, between
+/// batches, and reads chunked answers.
 final class OTLPHTTPExporter {
     /// What became of a request.
     enum Outcome: Equatable {
@@ -26,10 +27,12 @@ final class OTLPHTTPExporter {
 
     private let settings: DaemonConfiguration.OTLPSettings
     private let deflater: Deflater?
+    private let client: HTTPClient
 
     init(settings: DaemonConfiguration.OTLPSettings) throws {
         self.settings = settings
         deflater = settings.isGzipEnabled ? try Deflater(level: 6, format: .gzip) : nil
+        client = try HTTPClient()
     }
 
     // MARK: - Requests
@@ -44,20 +47,16 @@ final class OTLPHTTPExporter {
         return try deflater?.compressAll(json) ?? json
     }
 
-    /// POSTs `body` to the endpoint; `timeout` bounds each socket read and write.
+    /// POSTs `body` to the endpoint; `timeout` bounds the whole request, connecting included.
     func send(_ body: [UInt8], timeout: Duration) -> Outcome {
-        let endpoint = settings.endpoint
         var headers = settings.headers
         headers["Content-Type"] = "application/json"
-        headers["Connection"] = "close"
         if settings.isGzipEnabled { headers["Content-Encoding"] = "gzip" }
-        let reply: (status: Int, body: [UInt8])
+        let request = NavlogHTTPClient.HTTPRequest(method: "POST", url: settings.endpoint.description, headers: headers, body: body, timeout: timeout,
+                                  certificateAuthorityFile: settings.certificateAuthorityFile)
+        let reply: NavlogHTTPClient.HTTPResponse
         do {
-            let address = try Self.resolve(endpoint.host)
-            let seconds = Int((timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000 + 999) / 1000)
-            let connection = try HTTPClientConnection(host: address, port: endpoint.port, timeoutSeconds: max(1, seconds))
-            defer { connection.close() }
-            reply = try connection.send("POST", endpoint.path, headers: headers, body: body)
+            reply = try client.send(request)
         } catch {
             return .failed("\(error)")
         }
@@ -91,24 +90,5 @@ final class OTLPHTTPExporter {
         if let document = try? JSONValue(parsing: Data(body)), let message = document["message"]?.stringValue { return message }
         let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" } ? text : ""
-    }
-
-    /// Resolves `host` to an IPv4 address with `getaddrinfo`; numeric addresses pass through.
-    static func resolve(_ host: String) throws -> String {
-        var hints = addrinfo()
-        hints.ai_family = AF_INET
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var results: UnsafeMutablePointer<addrinfo>?
-        let code = getaddrinfo(host, nil, &hints, &results)
-        guard code == 0, let first = results, let address = first.pointee.ai_addr else {
-            throw HTTPClientError(detail: "cannot resolve \(host): \(String(cString: gai_strerror(code)))")
-        }
-        defer { freeaddrinfo(results) }
-        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        var ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
-        guard inet_ntop(AF_INET, &ipv4, &text, socklen_t(text.count)) != nil else {
-            throw HTTPClientError(detail: "cannot resolve \(host): no IPv4 address")
-        }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import NavlogDaemon
 import NavlogEvents
+import NavlogHTTPClient
 
 /// `navlog sessions`: the live sessions of a running navlogd, through its API.
 struct SessionsCommand: ParsableCommand {
@@ -10,28 +10,30 @@ struct SessionsCommand: ParsableCommand {
         discussion: "Asks GET /v1/sessions over the daemon's Unix socket or TCP address.",
         options: [
             .value("socket", "PATH", help: "The daemon's Unix socket.", default: "navlogd.sock"),
-            .value("url", "URL", help: "The daemon's TCP address instead, such as http://127.0.0.1:7878."),
+            .value("url", "URL", help: "The daemon's TCP address instead, such as http://127.0.0.1:7878 or http://[::1]:7878."),
             .value("token", "TOKEN", help: "The bearer token, when the daemon requires one (or set NAVLOG_TOKEN)."),
             .value("output", short: "o", "FORMAT", help: "text or json.", default: "text"),
         ]
     )
 
     let socket: String
-    let url: (host: String, port: Int)?
+    /// `http[s]://host:port`, without a path, when `--url` is given.
+    let url: String?
     let token: String?
     let format: String
 
     init(_ arguments: ParsedArguments) throws {
         socket = arguments.value("socket") ?? "navlogd.sock"
         if let text = arguments.value("url") {
-            let address = text.hasPrefix("http://") ? String(text.dropFirst("http://".count)) : text
+            let scheme = text.hasPrefix("https://") ? "https" : "http"
+            let address = text.hasPrefix(scheme + "://") ? String(text.dropFirst(scheme.count + 3)) : text
             let trimmed = address.hasSuffix("/") ? String(address.dropLast()) : address
             guard let colon = trimmed.lastIndex(of: ":"), let port = Int(trimmed[trimmed.index(after: colon)...]),
-                (1...65535).contains(port), colon != trimmed.startIndex
+                (1...65535).contains(port), colon != trimmed.startIndex, !trimmed[..<colon].contains("/")
             else {
                 throw UsageError("option '--url' must look like http://127.0.0.1:7878, not '\(text)'")
             }
-            url = (String(trimmed[..<colon]), port)
+            url = "\(scheme)://\(trimmed[..<colon]):\(port)"
         } else {
             url = nil
         }
@@ -40,20 +42,22 @@ struct SessionsCommand: ParsableCommand {
     }
 
     func run() async throws -> Int32 {
-        let place = url.map { "http://\($0.host):\($0.port)" } ?? "unix socket '\(socket)'"
-        let connection: HTTPClientConnection
-        do {
-            connection = try url.map { try HTTPClientConnection(host: $0.host, port: $0.port, timeoutSeconds: 10) }
-                ?? HTTPClientConnection(unixSocket: socket, timeoutSeconds: 10)
-        } catch {
-            throw CommandFailure("cannot reach navlogd at \(place): \(error)")
-        }
-        defer { connection.close() }
+        let place = url ?? "unix socket '\(socket)'"
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "Bearer \(token)" }
-        let response: (status: Int, body: [UInt8])
+        let request = HTTPRequest(method: "GET", url: (url ?? "http://localhost") + "/v1/sessions", headers: headers, timeout: .seconds(10),
+                                  unixSocketPath: url == nil ? socket : nil)
+        let response: HTTPResponse
         do {
-            response = try connection.send("GET", "/v1/sessions", headers: headers)
+            let client = try HTTPClient()
+            defer { client.close() }
+            response = try client.send(request)
+        } catch let error as HTTPClientError where error.isConnectionFailure {
+            // curl names a Unix socket's failure as one to localhost port 80: say what happened instead.
+            let detail = url != nil ? error.message : FileManager.default.fileExists(atPath: socket) ? "nothing accepts connections on it" : "no such socket"
+            throw CommandFailure("cannot reach navlogd at \(place): \(detail)")
+        } catch let error as HTTPClientError {
+            throw CommandFailure("navlogd at \(place) did not answer: \(error.message) (curl error \(error.code))")
         } catch {
             throw CommandFailure("navlogd at \(place) did not answer: \(error)")
         }

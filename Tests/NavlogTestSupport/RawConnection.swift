@@ -3,11 +3,11 @@ import XCTest
 
 /// A TCP connection to a daemon on loopback that sends exactly the bytes it is given and reads
 /// whatever comes back, for requests no well-behaved client would send.
-final class RawConnection {
+public final class RawConnection {
     private var descriptor: Int32
 
     /// Connects to `127.0.0.1:port`.
-    init(port: Int) throws {
+    public init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -24,9 +24,9 @@ final class RawConnection {
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Writes `text` (as UTF-8) or `bytes` whole.
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -36,17 +36,17 @@ final class RawConnection {
     }
 
     /// Closes the sending side: the server reads the end of the stream, and can still answer.
-    func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+    public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
 
     /// Whether something (bytes or the end of the stream) can be read within `milliseconds`.
-    func isReadable(within milliseconds: Int32) -> Bool {
+    public func isReadable(within milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, milliseconds) > 0
     }
 
     /// Reads until the server closes the connection or `seconds` pass (a bound, not a timing);
     /// returns what arrived and whether the server closed.
-    func readToEnd(within seconds: Double = 10) -> (bytes: [UInt8], isClosed: Bool) {
+    public func readToEnd(within seconds: Double = 10) -> (bytes: [UInt8], isClosed: Bool) {
         let deadline = Date().addingTimeInterval(seconds)
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -60,7 +60,7 @@ final class RawConnection {
     }
 
     /// Reads until the server closes; returns the text, failing the test if it never closes.
-    func readResponse(within seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line) -> String {
+    public func readResponse(within seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line) -> String {
         let (bytes, isClosed) = readToEnd(within: seconds)
         XCTAssertTrue(isClosed, "the server did not close the connection within \(seconds) s", file: file, line: line)
         return String(decoding: bytes, as: UTF8.self)
@@ -68,14 +68,14 @@ final class RawConnection {
 }
 
 /// A raw response split into its status, headers (names lowercased) and body.
-struct RawResponse {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: String
+public struct RawResponse {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: String
     /// How many status lines the bytes hold (a well-formed answer has one).
-    var statusLineCount: Int
+    public var statusLineCount: Int
 
-    init(_ text: String) throws {
+    public init(_ text: String) throws {
         guard let split = text.range(of: "\r\n\r\n") else { throw HTTPTestError("no end of head in: \(text.prefix(200))") }
         let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ")
@@ -91,10 +91,10 @@ struct RawResponse {
         statusLineCount = text.components(separatedBy: "HTTP/1.1 ").count - 1
     }
 
-    func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+    public func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 }
 
-struct HTTPTestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct HTTPTestError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
