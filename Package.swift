@@ -44,9 +44,15 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        // SHA-256 and HMAC-SHA256 for the redactor's keyed hashes.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
 
         // MARK: - Libraries
-        .target(name: "NavlogEvents"),
+        .target(name: "NavlogEvents", dependencies: ["CCrypto"]),
         .target(name: "NavlogRuntime", dependencies: ["NavlogEvents"]),
         .target(name: "NavlogHost", dependencies: ["NavlogEvents", "NavlogRuntime"]),
         .target(name: "NavlogTesting", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost"]),
@@ -71,6 +77,7 @@ let package = Package(
         // MARK: - Tests
         // A small app shared by the tests of hosts and analysis.
         .target(name: "NavlogTestFixtures", dependencies: ["NavlogRuntime"], path: "Tests/NavlogTestFixtures"),
+        .testTarget(name: "NavlogEventsTests", dependencies: ["NavlogEvents"]),
         .testTarget(name: "NavlogRuntimeTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogTesting"]),
         .testTarget(name: "NavlogHostTests", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestFixtures"]),
         .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTesting", "journal-test-child"]),
