@@ -49,8 +49,8 @@ package enum LibCrypto {
 
     // MARK: - Helpers
 
-    /// Calls `body` with the bytes of `bytes` in one buffer, and never a null pointer: libcrypto
-    /// refuses a null key even of length 0 (`HMAC` then has no key to set).
+    /// Calls `body` with the bytes of `bytes` in one buffer (copied only when `bytes` has no
+    /// contiguous storage), and never a null pointer, so no libcrypto call has to accept one.
     private static func withContiguousBytes<Result>(
         of bytes: some Sequence<UInt8>, _ body: (UnsafeRawPointer, Int) -> Result
     ) -> Result {
