@@ -46,6 +46,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        // SHA-256 and HMAC-SHA256 for the redactor's keyed hashes.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -53,7 +59,7 @@ let package = Package(
         ),
 
         // MARK: - Libraries
-        .target(name: "NavlogEvents"),
+        .target(name: "NavlogEvents", dependencies: ["CCrypto"]),
         .target(name: "NavlogRuntime", dependencies: ["NavlogEvents"]),
         .target(name: "NavlogHost", dependencies: ["NavlogEvents", "NavlogRuntime"]),
         .target(name: "NavlogTesting", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost"]),

@@ -69,7 +69,7 @@ final class ExportGoldenTests: XCTestCase {
 
     /// `<sha256 hex> <bytes>` of `data`, as in digests.txt.
     static func digest(_ data: Data) -> String {
-        SHA256.hash(data).map { String(format: "%02x", $0) }.joined() + " \(data.count)"
+        LibCrypto.sha256(data).hexString + " \(data.count)"
     }
 
     /// digests.txt: `<sha256 hex> <bytes> <name>` per line, by name.

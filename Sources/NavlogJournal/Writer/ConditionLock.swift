@@ -2,6 +2,20 @@ import Foundation
 
 /// A pthread mutex with condition variables, for the writer's queue.
 ///
+/// Hold the mutex with ``withLock(_:)``; ``wait(_:)``, ``signal(_:)`` and ``broadcast(_:)`` are
+/// called from inside its body. Every pthread call is checked: a non-zero result means the lock
+/// is misused or corrupt, which nothing could recover from, so it stops the process naming the
+/// call and the code. In debug builds the mutex is error-checking, so locking it twice on one
+/// thread or unlocking it from another traps (`EDEADLK`, `EPERM`) instead of hanging.
+///
+/// ```swift
+/// let isFull = lock.withLock {
+///     while queue.count >= capacity { lock.wait(spaceAvailable) }
+///     queue.append(item)
+///     return queue.count == batchSize
+/// }
+/// ```
+///
 /// `@unchecked Sendable`: the mutex and conditions are heap-allocated once, never moved, and
 /// pthreads makes them safe to use from any thread; the state they guard is only touched while
 /// the mutex is held.
@@ -10,49 +24,75 @@ final class ConditionLock: @unchecked Sendable {
     private let conditions: UnsafeMutablePointer<pthread_cond_t>
     private let conditionCount: Int
 
+    /// Creates the mutex and `count` conditions that time out on the monotonic clock.
     init(conditions count: Int) {
         conditionCount = count
         conditions = .allocate(capacity: count)
-        pthread_mutex_init(mutex, nil)
+        var mutexAttributes = pthread_mutexattr_t()
+        Self.check(pthread_mutexattr_init(&mutexAttributes), "pthread_mutexattr_init")
+        #if DEBUG
+        Self.check(pthread_mutexattr_settype(&mutexAttributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
+        #endif
+        Self.check(pthread_mutex_init(mutex, &mutexAttributes), "pthread_mutex_init")
+        Self.check(pthread_mutexattr_destroy(&mutexAttributes), "pthread_mutexattr_destroy")
+        var conditionAttributes = pthread_condattr_t()
+        Self.check(pthread_condattr_init(&conditionAttributes), "pthread_condattr_init")
+        Self.check(pthread_condattr_setclock(&conditionAttributes, CLOCK_MONOTONIC), "pthread_condattr_setclock")
         for index in 0..<count {
-            var attributes = pthread_condattr_t()
-            pthread_condattr_init(&attributes)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            pthread_cond_init(conditions + index, &attributes)
-            pthread_condattr_destroy(&attributes)
+            Self.check(pthread_cond_init(conditions + index, &conditionAttributes), "pthread_cond_init")
         }
+        Self.check(pthread_condattr_destroy(&conditionAttributes), "pthread_condattr_destroy")
     }
 
     deinit {
-        for index in 0..<conditionCount { pthread_cond_destroy(conditions + index) }
-        pthread_mutex_destroy(mutex)
+        for index in 0..<conditionCount { Self.check(pthread_cond_destroy(conditions + index), "pthread_cond_destroy") }
+        Self.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
         conditions.deallocate()
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-
-    func unlock() { pthread_mutex_unlock(mutex) }
-
-    /// Waits on condition `index`; the mutex must be held.
-    func wait(_ index: Int) {
-        pthread_cond_wait(conditions + index, mutex)
+    /// Runs `body` holding the mutex, and releases it however `body` returns.
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+        defer { Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
+        return try body()
     }
 
-    /// Waits on condition `index` until the monotonic clock reads `deadline` (ns); the mutex must be held.
+    /// Waits on condition `index`, releasing the mutex meanwhile; call it inside ``withLock(_:)``
+    /// and in a loop over the awaited state, since a wait may return without a signal.
+    func wait(_ index: Int) {
+        Self.check(pthread_cond_wait(conditions + index, mutex), "pthread_cond_wait")
+    }
+
+    /// Waits on condition `index` until the monotonic clock reads `deadline` (ns) at the latest;
+    /// call it inside ``withLock(_:)`` and in a loop, as ``wait(_:)``.
     func wait(_ index: Int, untilMonotonic deadline: UInt64) {
         var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        pthread_cond_timedwait(conditions + index, mutex, &time)
+        let code = pthread_cond_timedwait(conditions + index, mutex, &time)
+        if code != ETIMEDOUT { Self.check(code, "pthread_cond_timedwait") }
     }
 
-    func signal(_ index: Int) { pthread_cond_signal(conditions + index) }
+    /// Wakes one thread waiting on condition `index`.
+    func signal(_ index: Int) {
+        Self.check(pthread_cond_signal(conditions + index), "pthread_cond_signal")
+    }
 
-    func broadcast(_ index: Int) { pthread_cond_broadcast(conditions + index) }
+    /// Wakes every thread waiting on condition `index`.
+    func broadcast(_ index: Int) {
+        Self.check(pthread_cond_broadcast(conditions + index), "pthread_cond_broadcast")
+    }
+
+    /// Stops the process when a pthread call returned an error code (`fatalError`, whose
+    /// message survives release builds, unlike `precondition`'s).
+    private static func check(_ code: Int32, _ call: StaticString) {
+        guard code != 0 else { return }
+        fatalError("\(call) returned \(code) (\(String(cString: strerror(code)))): the journal writer's lock is misused or corrupt")
+    }
 }
 
 /// Returns the monotonic clock in nanoseconds.
 func monotonicNow() -> UInt64 {
     var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
+    if clock_gettime(CLOCK_MONOTONIC, &time) != 0 { fatalError("clock_gettime(CLOCK_MONOTONIC) failed (errno \(errno))") }
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }

@@ -7,33 +7,26 @@ extension JournalWriter {
     /// The session name of the writer's own bookkeeping records.
     public static let bookkeepingSession = "navlog.journal"
 
+    /// What the writer thread takes in one turn beside the queued events.
+    struct Turn {
+        var flushWaiters: [FlushWaiter]
+        var rotationWaiters: [FlushWaiter]
+        var isClosing: Bool
+        /// The losses to report in a `journal.dropped` record: the queue's and failed writes'.
+        var drops: DropAccount?
+        /// The seq of that record, when there is one.
+        var dropRecordSeq: UInt64?
+    }
+
     /// Takes the queue, commits it, rotates when due, and wakes waiters; until closed.
+    ///
+    /// The lock is held only to take a turn's work and to publish its outcome, never during I/O.
     func runLoop() {
         let interval = UInt64(max(1_000_000, configuration.flushInterval.nanoseconds))
-        lock.lock()
         while true {
-            waitForWork(interval: interval)
-            var batch = pending
-            pending = []
-            pending.reserveCapacity(min(configuration.batchSize, configuration.queueCapacity))
-            let drops = queueDrops
-            queueDrops = nil
-            let waiters = flushWaiters
-            flushWaiters = []
-            let rotationRequests = rotationWaiters
-            rotationWaiters = []
-            let closing = isClosing
-            var account = writeDrops
-            if let drops {
-                if account == nil { account = drops } else { account!.merge(drops) }
-            }
-            var recordSeq: UInt64?
-            if account != nil {
-                recordSeq = nextSeq
-                nextSeq += 1
-            }
-            lock.broadcast(Self.spaceAvailable)
-            lock.unlock()
+            // The batch travels apart from the turn so that it is its array's only reference,
+            // and redacting or appending to it does not copy it.
+            var (batch, turn) = lock.withLock { takeTurn(interval: interval) }
 
             // Private values are hashed or removed here, on the writer thread, before encoding.
             // The check reads each event in place (through the buffer): passing `batch[index]`
@@ -47,11 +40,13 @@ extension JournalWriter {
             }
             for index in toRedact { batch[index].event = redactor.redact(batch[index].event) }
             let eventCount = UInt64(batch.count)
-            if let account, let recordSeq { batch.append(QueuedEvent(event: makeDropRecord(account, seq: recordSeq))) }
-            var outcome = commit(batch, eventCount: eventCount, carried: account)
+            if let account = turn.drops, let recordSeq = turn.dropRecordSeq {
+                batch.append(QueuedEvent(event: makeDropRecord(account, seq: recordSeq)))
+            }
+            var outcome = commit(batch, eventCount: eventCount, carried: turn.drops)
             lastCommitMonotonic = monotonicNow()
             var rotationError: JournalError?
-            if !closing, !rotationRequests.isEmpty || isRotationDue() {
+            if !turn.isClosing, !turn.rotationWaiters.isEmpty || isRotationDue() {
                 do {
                     if try rotateFile() { outcome.rotations += 1 }
                 } catch {
@@ -59,40 +54,69 @@ extension JournalWriter {
                 }
             }
             var finalError: JournalError?
-            if closing {
+            if turn.isClosing {
                 finalError = outcome.error ?? closeFile(isRunEnding: true)
             }
 
-            lock.lock()
-            state.eventsRecorded += outcome.committedEvents
-            state.eventsDropped += outcome.droppedEvents
-            state.bytesWritten += outcome.result.compressedBytes
-            state.uncompressedBytes += outcome.result.uncompressedBytes
-            state.rotations += outcome.rotations
-            if outcome.committedEvents > 0 || recordSeq != nil, outcome.error == nil { state.flushes += 1 }
-            if let last = outcome.committedSeq { state.committedSeq = max(state.committedSeq, last) }
-            if let error = outcome.error ?? rotationError ?? finalError { state.lastError = error.description }
-            state.currentFile = fileWriter?.path ?? ""
-            if let error = outcome.error, let first = batch.first?.event.seq, let last = batch.last?.event.seq {
-                failedWrites.append((min(first, last)...max(first, last), error))
-                if failedWrites.count > Self.failedWriteMemory { failedWrites.removeFirst(failedWrites.count - Self.failedWriteMemory) }
+            let isFinished = lock.withLock {
+                publish(outcome, of: turn, batch: batch, rotationError: rotationError, finalError: finalError)
             }
-            for waiter in waiters { finish(waiter, failure: outcome.error ?? earlierFailure(covering: waiter.covered)) }
-            for waiter in rotationRequests { finish(waiter, failure: outcome.error ?? rotationError) }
-            if closing {
-                closeError = finalError
-                isFinished = true
-                for waiter in flushWaiters + rotationWaiters {
-                    finish(waiter, failure: JournalError.closed(path: configuration.directory))
-                }
-                flushWaiters = []
-                rotationWaiters = []
-                lock.broadcast(Self.progressMade)
-                lock.unlock()
-                return
-            }
-            lock.broadcast(Self.progressMade)
+            if isFinished { return }
         }
+    }
+
+    /// Waits for work and takes it: the queue, the waiters and the losses to report. Call it
+    /// holding the lock.
+    private func takeTurn(interval: UInt64) -> (batch: [QueuedEvent], turn: Turn) {
+        waitForWork(interval: interval)
+        let batch = pending
+        var turn = Turn(flushWaiters: flushWaiters, rotationWaiters: rotationWaiters, isClosing: isClosing, drops: writeDrops)
+        pending = []
+        pending.reserveCapacity(min(configuration.batchSize, configuration.queueCapacity))
+        flushWaiters = []
+        rotationWaiters = []
+        if let drops = queueDrops {
+            if turn.drops == nil { turn.drops = drops } else { turn.drops!.merge(drops) }
+        }
+        queueDrops = nil
+        if turn.drops != nil {
+            turn.dropRecordSeq = nextSeq
+            nextSeq += 1
+        }
+        lock.broadcast(Self.spaceAvailable)
+        return (batch, turn)
+    }
+
+    /// Counts a turn's outcome in the metrics and wakes its waiters (all of them when closing);
+    /// returns whether the writer is finished. Call it holding the lock.
+    private func publish(_ outcome: CommitOutcome, of turn: Turn, batch: [QueuedEvent],
+                         rotationError: JournalError?, finalError: JournalError?) -> Bool {
+        state.eventsRecorded += outcome.committedEvents
+        state.eventsDropped += outcome.droppedEvents
+        state.bytesWritten += outcome.result.compressedBytes
+        state.uncompressedBytes += outcome.result.uncompressedBytes
+        state.rotations += outcome.rotations
+        if outcome.committedEvents > 0 || turn.dropRecordSeq != nil, outcome.error == nil { state.flushes += 1 }
+        if let last = outcome.committedSeq { state.committedSeq = max(state.committedSeq, last) }
+        if let error = outcome.error ?? rotationError ?? finalError { state.lastError = error.description }
+        state.currentFile = fileWriter?.path ?? ""
+        if let error = outcome.error, let first = batch.first?.event.seq, let last = batch.last?.event.seq {
+            failedWrites.append((min(first, last)...max(first, last), error))
+            if failedWrites.count > Self.failedWriteMemory { failedWrites.removeFirst(failedWrites.count - Self.failedWriteMemory) }
+        }
+        for waiter in turn.flushWaiters { finish(waiter, failure: outcome.error ?? earlierFailure(covering: waiter.covered)) }
+        for waiter in turn.rotationWaiters { finish(waiter, failure: outcome.error ?? rotationError) }
+        if turn.isClosing {
+            closeError = finalError
+            isFinished = true
+            for waiter in flushWaiters + rotationWaiters {
+                finish(waiter, failure: JournalError.closed(path: configuration.directory))
+            }
+            flushWaiters = []
+            rotationWaiters = []
+        }
+        lock.broadcast(Self.progressMade)
+        return turn.isClosing
     }
 
     /// Waits, holding the lock, until a batch is full or due, or a caller asks for something.

@@ -133,31 +133,29 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
             encoded = writer.bytes
             event.payload = .null
         }
-        lock.lock()
-        while !isClosing && pending.count >= configuration.queueCapacity {
-            if configuration.backpressure == .drop {
-                let seq = nextSeq
-                nextSeq += 1
-                let loss = DropAccount(count: 1, firstSeq: seq, lastSeq: seq, firstWallNanoseconds: event.wallNanoseconds,
-                                       lastWallNanoseconds: event.wallNanoseconds, reasons: ["queue full"])
-                if queueDrops == nil { queueDrops = loss } else { queueDrops!.merge(loss) }
+        lock.withLock {
+            while !isClosing && pending.count >= configuration.queueCapacity {
+                if configuration.backpressure == .drop {
+                    let seq = nextSeq
+                    nextSeq += 1
+                    let loss = DropAccount(count: 1, firstSeq: seq, lastSeq: seq, firstWallNanoseconds: event.wallNanoseconds,
+                                           lastWallNanoseconds: event.wallNanoseconds, reasons: ["queue full"])
+                    if queueDrops == nil { queueDrops = loss } else { queueDrops!.merge(loss) }
+                    state.eventsDropped += 1
+                    return
+                }
+                lock.signal(Self.workAvailable)
+                lock.wait(Self.spaceAvailable)
+            }
+            if isClosing {
                 state.eventsDropped += 1
-                lock.unlock()
                 return
             }
-            lock.signal(Self.workAvailable)
-            lock.wait(Self.spaceAvailable)
+            event.seq = nextSeq
+            nextSeq += 1
+            pending.append(QueuedEvent(event: event, encodedPayload: encoded))
+            if pending.count == configuration.batchSize { lock.signal(Self.workAvailable) }
         }
-        if isClosing {
-            state.eventsDropped += 1
-            lock.unlock()
-            return
-        }
-        event.seq = nextSeq
-        nextSeq += 1
-        pending.append(QueuedEvent(event: event, encodedPayload: encoded))
-        if pending.count == configuration.batchSize { lock.signal(Self.workAvailable) }
-        lock.unlock()
     }
 
     // MARK: - Flushing
@@ -165,9 +163,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     /// The seq of the last event recorded so far (0 before any). Read it before recording
     /// something, and ``flush(after:)`` with it covers what was recorded since.
     public var lastRecordedSeq: UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return nextSeq - 1
+        lock.withLock { nextSeq - 1 }
     }
 
     /// Waits until everything enqueued before the call is committed; returns the highest committed seq.
@@ -188,17 +184,15 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     public func flush(after floor: UInt64? = nil) async throws -> UInt64 {
         let waiter = FlushWaiter()
         return try await withCheckedThrowingContinuation { continuation in
-            lock.lock()
-            guard !isFinished else {
-                lock.unlock()
-                continuation.resume(throwing: JournalError.closed(path: configuration.directory))
-                return
+            let isQueued = lock.withLock {
+                guard !isFinished else { return false }
+                if let floor { waiter.covers(after: floor, through: nextSeq - 1) }
+                waiter.continuation = continuation
+                flushWaiters.append(waiter)
+                lock.signal(Self.workAvailable)
+                return true
             }
-            if let floor { waiter.covers(after: floor, through: nextSeq - 1) }
-            waiter.continuation = continuation
-            flushWaiters.append(waiter)
-            lock.signal(Self.workAvailable)
-            lock.unlock()
+            if !isQueued { continuation.resume(throwing: JournalError.closed(path: configuration.directory)) }
         }
     }
 
@@ -211,28 +205,26 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     /// Queues a flush (or a rotation) for the writer thread and blocks until it is done.
     private func waitForWriter(rotating: Bool) throws -> UInt64 {
         let waiter = FlushWaiter()
-        lock.lock()
-        guard !isFinished else {
-            lock.unlock()
-            throw JournalError.closed(path: configuration.directory)
+        return try lock.withLock {
+            guard !isFinished else { throw JournalError.closed(path: configuration.directory) }
+            if rotating { rotationWaiters.append(waiter) } else { flushWaiters.append(waiter) }
+            lock.signal(Self.workAvailable)
+            while !waiter.isDone { lock.wait(Self.progressMade) }
+            return try waiter.outcome()
         }
-        if rotating { rotationWaiters.append(waiter) } else { flushWaiters.append(waiter) }
-        lock.signal(Self.workAvailable)
-        while !waiter.isDone { lock.wait(Self.progressMade) }
-        lock.unlock()
-        return try waiter.outcome()
     }
 
     /// Commits everything queued, closes the file cleanly and ends the run; later calls do nothing.
     public func close() throws {
-        lock.lock()
-        isClosing = true
-        lock.signal(Self.workAvailable)
-        lock.broadcast(Self.spaceAvailable)
-        while !isFinished { lock.wait(Self.progressMade) }
-        let error = closeError
-        closeError = nil
-        lock.unlock()
+        let error = lock.withLock {
+            isClosing = true
+            lock.signal(Self.workAvailable)
+            lock.broadcast(Self.spaceAvailable)
+            while !isFinished { lock.wait(Self.progressMade) }
+            let error = closeError
+            closeError = nil
+            return error
+        }
         if lockDescriptor >= 0 { flock(lockDescriptor, LOCK_UN) }
         if let error { throw error }
     }
@@ -245,11 +237,11 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
 
     /// A snapshot of the writer's counters.
     public var metrics: JournalMetrics {
-        lock.lock()
-        defer { lock.unlock() }
-        var snapshot = state
-        snapshot.queueDepth = pending.count
-        return snapshot
+        lock.withLock {
+            var snapshot = state
+            snapshot.queueDepth = pending.count
+            return snapshot
+        }
     }
 
     static func makeRunID(wallNanoseconds: Int64) -> String {
