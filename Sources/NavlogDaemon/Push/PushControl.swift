@@ -25,17 +25,15 @@ final class PushControl: @unchecked Sendable {
 
     /// The command now.
     var command: Command {
-        condition.lock()
-        defer { condition.unlock() }
-        return current
+        condition.withLock { current }
     }
 
     /// Tells the push `command`; a stop is never taken back.
     func tell(_ command: Command) {
-        condition.lock()
-        if current != .stop { current = command }
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            if current != .stop { current = command }
+            condition.broadcast()
+        }
     }
 
     /// Waits for `duration`, or less when told something; returns the command then.
@@ -43,10 +41,10 @@ final class PushControl: @unchecked Sendable {
     func wait(for duration: Duration) -> Command {
         let before = command
         let deadline = Date().addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
-        condition.lock()
-        defer { condition.unlock() }
-        while current == before, condition.wait(until: deadline) {}
-        return current
+        return condition.withLock {
+            while current == before, condition.wait(until: deadline) {}
+            return current
+        }
     }
 
     // MARK: - Finishing
