@@ -16,6 +16,7 @@ extension JournalReader {
         return AsyncThrowingStream { continuation in
             let task = Task.detached {
                 var iterator = JournalEventIterator(sources: sources, filter: filter)
+                iterator.waitsForNewestFile = true
                 do {
                     while !Task.isCancelled {
                         while let event = try iterator.next() {

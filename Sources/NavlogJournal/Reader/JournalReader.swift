@@ -61,6 +61,9 @@ struct JournalSource {
 public struct JournalEventIterator {
     private var groups: [GroupState]
     private let filter: EventFilter
+    /// Whether a newest file that a writer is still creating is waited for (following) rather
+    /// than refused as not a journal.
+    var waitsForNewestFile = false
 
     init(sources: [JournalSource], filter: EventFilter) {
         self.filter = filter
@@ -116,7 +119,16 @@ public struct JournalEventIterator {
                 guard groups[index].nextFile < groups[index].files!.count else { return }
                 let path = groups[index].files![groups[index].nextFile]
                 groups[index].nextFile += 1
-                groups[index].reader = try JournalFileReader(path: path, filter: filter)
+                let isNewest = groups[index].nextFile == groups[index].files!.count
+                do {
+                    groups[index].reader = try JournalFileReader(path: path, filter: filter)
+                } catch JournalError.notAJournal(_, let reason)
+                    where waitsForNewestFile && isNewest && (reason == JournalFile.emptyFileReason || reason == JournalFile.noTablesReason) {
+                    // A writer rotating into this file has created it but not committed its
+                    // schema yet: read it on a later refresh.
+                    groups[index].nextFile -= 1
+                    return
+                }
             }
             let reader = groups[index].reader!
             let page: (events: [Event], scannedThrough: UInt64?)
@@ -156,6 +168,8 @@ public struct JournalEventIterator {
         for index in groups.indices {
             if let reader = groups[index].reader, reader.hasChanged() { changed = true }
             guard let known = groups[index].files else { changed = true; continue }
+            // A newest file not ready when last tried (``waitsForNewestFile``): try it again.
+            if groups[index].reader == nil, groups[index].nextFile < known.count { changed = true }
             let current = groups[index].source.listFiles()
             let added = current.filter { !known.contains($0) && $0 > (known.last ?? "") }
             if !added.isEmpty {

@@ -40,13 +40,18 @@ final class JournalFile {
         }
     }
 
+    /// Why a file a writer is still creating is not yet a journal: it is empty until SQLite
+    /// writes its header, and has no tables until the schema's transaction commits.
+    static let emptyFileReason = "the file is empty"
+    static let noTablesReason = "an SQLite database without journal tables"
+
     /// Opens an existing file for reading and checks it is a journal this navlog understands.
     static func openForReading(path: String) throws -> JournalFile {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         guard let size = attributes?[.size] as? Int else {
             throw JournalError.fileSystem(path: path, operation: "opening", reason: "no such file")
         }
-        guard size > 0 else { throw JournalError.notAJournal(path: path, reason: "the file is empty") }
+        guard size > 0 else { throw JournalError.notAJournal(path: path, reason: emptyFileReason) }
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: path, readOnly: true)
@@ -72,7 +77,7 @@ final class JournalFile {
             throw JournalError.newerSchema(path: path, found: version, supported: JournalSchema.currentVersion)
         }
         guard version > 0 else {
-            throw JournalError.notAJournal(path: path, reason: "an SQLite database without journal tables")
+            throw JournalError.notAJournal(path: path, reason: Self.noTablesReason)
         }
     }
 
