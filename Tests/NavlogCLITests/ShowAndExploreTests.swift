@@ -116,6 +116,28 @@ final class ShowAndExploreTests: XCTestCase {
         XCTAssertGreaterThan(first.count, 100)
     }
 
+    /// Explored time is simulated: the summary says how far past the clock the events are
+    /// stamped, and the journal's last event agrees with it (within the run's own seconds).
+    func testExploreSaysHowFarItsSimulatedTimeRunsAhead() throws {
+        let path = makeTemporaryDirectory(self) + "/journal"
+        let result = try Product.navlog.run(["explore", "articles", "--seed", "7", "--steps", "100", "--sessions", "1", "--journal", path])
+        let finished = Date()
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let line = try XCTUnwrap(result.stdout.split(separator: "\n").last.map(String.init))
+        let prefix = "times are simulated: waits are skipped, not slept, so the events are stamped up to "
+        XCTAssertTrue(line.hasPrefix(prefix) && line.hasSuffix(" past the time they were recorded"), result.stdout)
+        // "2 min 44 s" or "44 s", in seconds.
+        let words = line.dropFirst(prefix.count).split(separator: " ")
+        var stated = 0
+        if words.count >= 4, words[1] == "min", let minutes = Int(words[0]), let seconds = Int(words[2]) { stated = minutes * 60 + seconds }
+        else if let seconds = Int(words[0]), words[1] == "s" { stated = seconds }
+        XCTAssertGreaterThan(stated, 10, line)
+        let events = try [Event](jsonLines: try Product.navlog.run(["show", path, "-o", "json"]).stdout)
+        let last = try XCTUnwrap(events.map(\.wallNanoseconds).max())
+        let ahead = Double(last) / 1e9 - finished.timeIntervalSince1970
+        XCTAssertEqual(ahead, Double(stated), accuracy: 5, "the last event is \(ahead) s past the end of the run; the summary says \(stated) s")
+    }
+
     func testExploreHelpAndBackBiasArePinned() throws {
         let help = try Product.navlog.run(["explore", "--help"])
         XCTAssertEqual(help.status, 0)

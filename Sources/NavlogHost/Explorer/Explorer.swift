@@ -65,6 +65,9 @@ public struct Explorer: Sendable {
         public var leaks: [LeakDetector.Leak]
         /// The screens seen, by type name, with visit counts.
         public var screensVisited: [String: Int]
+        /// How far the session's clock ran ahead of real time: waits and think times are
+        /// skipped, not slept, so the events of a walk are stamped up to this far in the future.
+        public var skippedNanoseconds: UInt64 = 0
     }
 
     public struct ThrownAction: Sendable, Equatable {
@@ -85,8 +88,9 @@ public struct Explorer: Sendable {
         // Leaks are found as the events pass: a tap that kept them grew by about a kilobyte an
         // event (1.8 GB for a walk of 20,000 steps).
         let tap = LeakScanSink()
+        let clock = HostClock()
         let session = try SessionCore(
-            id: sessionID, app: app, parameters: parameters, sink: FanOutEventSink([sink, tap]), timeMode: .virtual,
+            id: sessionID, app: app, parameters: parameters, sink: FanOutEventSink([sink, tap]), timeMode: .virtual, clock: clock,
             attributes: attributes.merging(["explore_seed": .int(Int64(bitPattern: configuration.seed))]) { $1 }
         )
         var generator = SeededGenerator(seed: configuration.seed)
@@ -117,6 +121,7 @@ public struct Explorer: Sendable {
         }
         session.end(reason: "explore finished")
         report.leaks = tap.leaks
+        report.skippedNanoseconds = clock.skippedNanoseconds
         return report
     }
 

@@ -23,6 +23,9 @@ public final class HostClock: EventClock {
         return (time.wall &+ Int64(offset) &+ Self.wallOffsetNanoseconds.load(ordering: .relaxed), time.monotonic + offset)
     }
 
+    /// How far this clock has been moved ahead of the system's.
+    public var skippedNanoseconds: UInt64 { skipped.load(ordering: .relaxed) }
+
     /// Moves this clock ahead by `nanoseconds` without waiting.
     public func skip(_ nanoseconds: UInt64) {
         skipped.add(nanoseconds, ordering: .relaxed)

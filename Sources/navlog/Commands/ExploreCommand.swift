@@ -109,7 +109,18 @@ struct ExploreCommand: ParsableCommand {
             for leak in report.leaks { lines.append("  leak: \(leak)") }
         }
         lines.append("explored \(reports.count) session(s) of \(app.name) from seed \(seed); recorded \(recorded) events (run \(writer.runID)) into \(writer.configuration.directory); \(findings) finding(s)")
+        if let ahead = reports.map(\.skippedNanoseconds).max(), ahead >= 1_000_000_000 {
+            lines.append("times are simulated: waits are skipped, not slept, so the events are stamped up to \(Self.humanDuration(ahead)) past the time they were recorded")
+        }
         Output.standardOutput(lines.joined(separator: "\n") + "\n")
         return findings == 0 ? ExitCode.success : ExitCode.finding
+    }
+
+    /// `42 s`, `2 min 44 s`, `3 h 5 min`: a duration as people read it.
+    static func humanDuration(_ nanoseconds: UInt64) -> String {
+        let seconds = nanoseconds / 1_000_000_000
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
     }
 }
