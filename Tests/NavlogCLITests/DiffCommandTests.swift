@@ -62,6 +62,48 @@ final class DiffCommandTests: XCTestCase {
         for line in expected { XCTAssertTrue(lines.contains(line), "missing line: \(line)\n\(result.stdout)") }
     }
 
+    /// On a terminal (script(1) gives the binary one), FAIL is red and the exact diff's lines red
+    /// and green; the text is otherwise the piped output, escape sequences aside. NO_COLOR and
+    /// TERM=dumb turn the colour off.
+    func testDiffIsColouredOnATerminalUnlessNoColorOrADumbTerminal() throws {
+        let base = try record("push")
+        let candidate = try record("modal", parameters: ["detail_style=modal"], expectedStatus: 1)
+        let piped = try Product.navlog.run(["diff", base, candidate])
+        XCTAssertEqual(piped.status, 1, piped.stderr)
+        XCTAssertFalse(piped.stdout.contains("\u{1B}"), "no colour into a pipe")
+        func onTerminal(_ environment: [String: String]) throws -> String {
+            let command = [Product.navlog.path, "diff", base, candidate].map { "'\($0)'" }.joined(separator: " ")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["script", "-qec", command, "/dev/null"]
+            var env = ProcessInfo.processInfo.environment
+            env["TERM"] = "xterm"
+            env["NO_COLOR"] = nil
+            for (key, value) in environment { env[key] = value }
+            process.environment = env
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        }
+        let coloured = try onTerminal([:])
+        XCTAssertTrue(coloured.contains("\u{1B}[1;31mFAIL\u{1B}[0m master-detail s-1: event sequence changed"), coloured)
+        XCTAssertTrue(coloured.contains("\u{1B}[1;31mnavlog diff: REGRESSION"), coloured)
+        XCTAssertTrue(coloured.contains("\u{1B}[31m- 13 screen.push DetailCoordinator#1"), coloured)
+        XCTAssertTrue(coloured.contains("\u{1B}[32m+ 14 screen.present DetailCoordinator#1"), coloured)
+        XCTAssertTrue(coloured.contains("\u{1B}[36m@@ "), coloured)
+        let stripped = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        XCTAssertEqual(stripped, piped.stdout)
+        for environment in [["NO_COLOR": "1"], ["TERM": "dumb"]] {
+            let plain = try onTerminal(environment)
+            XCTAssertFalse(plain.contains("\u{1B}"), "\(environment): \(plain)")
+            XCTAssertEqual(plain, piped.stdout)
+        }
+    }
+
     func testChangedViewModelFieldsAreShownFieldByField() throws {
         let base = try record("ana")
         let script = directory.appendingPathComponent("master-detail.scenario")

@@ -169,7 +169,7 @@ struct DiffCommand: ParsableCommand {
             throw CommandFailure("nothing in common to compare: base has \(base.sessions) sessions over \(base.screens.count) screens, candidate \(candidate.sessions) sessions over \(candidate.screens.count) screens, and no scenario or screen is on both sides")
         }
         try writeJUnit(diff.junitXML())
-        var text = diff.rendered(as: format)
+        var text = diff.rendered(as: format, style: .automatic(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment))
         if showsAnnotations { text = diff.githubAnnotations() + text }
         Output.standardOutput(text)
         if let baselinePath { try recordBaseline(at: baselinePath, base: base, candidate: candidate, settings: settings) }

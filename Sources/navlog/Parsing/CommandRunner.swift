@@ -108,11 +108,6 @@ enum Output {
     static func standardError(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
-
-    /// Whether stderr is a terminal and colour is allowed (`NO_COLOR` unset).
-    static var isInteractive: Bool {
-        isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-    }
 }
 
 let navlogVersion = "0.1.0"

@@ -4,10 +4,10 @@ public enum DiffFormat: String, CaseIterable, Sendable {
 }
 
 extension FlowDiff {
-    /// Returns the diff in `format`.
-    public func rendered(as format: DiffFormat, title: String = "navlog diff") -> String {
+    /// Returns the diff in `format`; `style` colours the text format for a terminal.
+    public func rendered(as format: DiffFormat, title: String = "navlog diff", style: TerminalStyle = .plain) -> String {
         switch format {
-        case .text: DiffTextRenderer.render(self)
+        case .text: DiffTextRenderer.render(self, style: style)
         case .json: jsonText()
         case .markdown: DiffMarkdownRenderer.render(self, title: title)
         }

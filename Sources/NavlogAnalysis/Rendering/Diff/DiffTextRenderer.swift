@@ -3,12 +3,15 @@ import Foundation
 /// Renders a ``FlowDiff`` as text for a terminal or a CI log: a verdict line, then the exact,
 /// structural and statistical sections. Marks: `FAIL` fails the comparison, `warn` is worse
 /// but does not gate, `skip` could not be judged, `ok` passed, `info` is neither.
+///
+/// With a coloured ``TerminalStyle``, `FAIL` and the verdict of a regression are red, `warn`
+/// yellow, and the lines of exact diffs red (`-`) and green (`+`) under cyan hunk headers.
 enum DiffTextRenderer {
-    static func render(_ diff: FlowDiff) -> String {
-        var lines = [verdict(diff), sides(diff)]
-        lines += exactSection(diff)
-        lines += structuralSection(diff)
-        lines += statisticalSection(diff)
+    static func render(_ diff: FlowDiff, style: TerminalStyle = .plain) -> String {
+        var lines = [style.isColored && diff.hasRegression ? style.failure(verdict(diff)) : verdict(diff), sides(diff)]
+        lines += exactSection(diff, style: style)
+        lines += structuralSection(diff, style: style)
+        lines += statisticalSection(diff, style: style)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -24,7 +27,7 @@ enum DiffTextRenderer {
         return "base: \(text(diff.base)); candidate: \(text(diff.candidate))"
     }
 
-    private static func exactSection(_ diff: FlowDiff) -> [String] {
+    private static func exactSection(_ diff: FlowDiff, style: TerminalStyle) -> [String] {
         guard !diff.scenarios.isEmpty else { return ["", "Exact: no scripted scenario on either side"] }
         let changed = diff.scenarios.filter { $0.status == .changed }.count
         var lines = ["", "Exact (\(changed) of \(diff.scenarios.count) scenario sessions changed)"]
@@ -39,27 +42,27 @@ enum DiffTextRenderer {
             lines.append("  info \(sessions.count) scenario sessions \(status == .onlyInBase ? "only in the base" : "only in the candidate") (\(listed))")
         }
         for scenario in diff.scenarios where !oneSided.contains(scenario.status) {
-            lines.append("  \(mark(scenario)) \(scenario.name): \(summary(scenario))")
+            lines.append("  \(paint(mark(scenario), style)) \(scenario.name): \(summary(scenario))")
             for change in scenario.navigationChanges { lines.append("       \(change)") }
             for hunk in scenario.diff?.hunks ?? [] {
-                lines.append("       " + hunk.header)
-                lines += hunk.lines.map { "       " + $0 }
+                lines.append("       " + style.landmark(hunk.header))
+                lines += hunk.lines.map { "       " + paintDiffLine($0, style) }
             }
         }
         return lines
     }
 
-    private static func structuralSection(_ diff: FlowDiff) -> [String] {
+    private static func structuralSection(_ diff: FlowDiff, style: TerminalStyle) -> [String] {
         guard !diff.structural.isEmpty else { return ["", "Structural: no change"] }
         var lines = ["", "Structural"]
         for finding in diff.structural {
             let mark = finding.isFailure ? "FAIL" : finding.kind.isRegressionKind ? "warn" : "info"
-            lines.append("  \(mark) \(finding.kind.rawValue.replacingOccurrences(of: "_", with: " ")): \(finding.detail)")
+            lines.append("  \(paint(mark, style)) \(finding.kind.rawValue.replacingOccurrences(of: "_", with: " ")): \(finding.detail)")
         }
         return lines
     }
 
-    private static func statisticalSection(_ diff: FlowDiff) -> [String] {
+    private static func statisticalSection(_ diff: FlowDiff, style: TerminalStyle) -> [String] {
         let settings = diff.settings
         var lines = ["", "Statistical (alpha \(format(settings.alpha)) after Holm, noise \(percent(settings.noiseThreshold)), at least \(settings.minimumSamples) samples a side)"]
         let quietShares = diff.metrics.filter { $0.family == .transitionShare && ($0.status == .unchanged || $0.status == .tooFewSamples) }
@@ -67,7 +70,7 @@ enum DiffTextRenderer {
         let width = min(48, shown.map(\.title.count).max() ?? 0)
         for metric in shown {
             let title = metric.title.padding(toLength: max(width, metric.title.count), withPad: " ", startingAt: 0)
-            lines.append("  \(mark(metric)) \(title)  \(describe(metric, minimumSamples: settings.minimumSamples))")
+            lines.append("  \(paint(mark(metric), style)) \(title)  \(describe(metric, minimumSamples: settings.minimumSamples))")
         }
         if !quietShares.isEmpty {
             let tooFew = quietShares.filter { $0.status == .tooFewSamples }.count
@@ -77,6 +80,25 @@ enum DiffTextRenderer {
     }
 
     // MARK: - Pieces
+
+    /// A mark in its colour: `FAIL` red, `warn` yellow, the others as they are.
+    static func paint(_ mark: String, _ style: TerminalStyle) -> String {
+        switch mark {
+        case "FAIL": style.failure(mark)
+        case "warn": style.warning(mark)
+        default: mark
+        }
+    }
+
+    /// A line of a hunk (``SequenceDiff/Hunk/lines``): `- ` red, `+ ` green, and the field
+    /// lines under a changed snapshot (`      - …`, `      + …`) the same.
+    static func paintDiffLine(_ line: String, _ style: TerminalStyle) -> String {
+        let content = line.drop { $0 == " " }
+        guard line.hasPrefix("- ") || line.hasPrefix("+ ") || (line.hasPrefix("      ") && (content.hasPrefix("- ") || content.hasPrefix("+ "))) else {
+            return line
+        }
+        return content.hasPrefix("-") ? style.removed(line) : style.added(line)
+    }
 
     static func mark(_ scenario: ScenarioComparison) -> String {
         switch scenario.status {
