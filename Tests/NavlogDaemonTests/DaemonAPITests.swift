@@ -170,6 +170,25 @@ final class NavlogAgainstDaemonTests: XCTestCase {
         let json = try runTool(productPath("navlog"), ["sessions", "--url", "http://127.0.0.1:\(port)", "-o", "json"])
         XCTAssertEqual(try JSONValue(parsing: json.stdout).arrayValue?.compactMap { $0["id"]?.stringValue }, ["s-2"])
 
+        // Found without --socket: through NAVLOGD_SOCKET, through the daemon's configuration
+        // (its socket, or its TCP address when it has none), and never by guessing.
+        let elsewhere = URL(fileURLWithPath: makeTemporaryDirectory(self))
+        let fromEnvironment = try runTool(productPath("navlog"), ["sessions", "-o", "json"], in: elsewhere, environment: ["NAVLOGD_SOCKET": daemon.socketPath])
+        XCTAssertEqual(try JSONValue(parsing: fromEnvironment.stdout).arrayValue?.compactMap { $0["id"]?.stringValue }, ["s-2"], fromEnvironment.stderr)
+        let socketConfig = elsewhere.appendingPathComponent("socket.json").path
+        try #"{"listen": {"unix_socket": "\#(daemon.socketPath)", "tcp": null}}"#.write(toFile: socketConfig, atomically: true, encoding: .utf8)
+        let tcpConfig = elsewhere.appendingPathComponent("tcp.json").path
+        try #"{"listen": {"unix_socket": null, "tcp": {"host": "127.0.0.1", "port": \#(port)}}}"#.write(toFile: tcpConfig, atomically: true, encoding: .utf8)
+        for config in [socketConfig, tcpConfig] {
+            let fromConfig = try runTool(productPath("navlog"), ["sessions", "--config", config, "-o", "json"], in: elsewhere, environment: ["NAVLOGD_SOCKET": ""])
+            XCTAssertEqual(try JSONValue(parsing: fromConfig.stdout).arrayValue?.compactMap { $0["id"]?.stringValue }, ["s-2"], config + ": " + fromConfig.stderr)
+        }
+        let nowhere = try runTool(productPath("navlog"), ["sessions"], in: elsewhere, environment: ["NAVLOGD_SOCKET": ""])
+        if !FileManager.default.fileExists(atPath: "/run/navlogd/navlogd.sock") {
+            XCTAssertEqual(nowhere.status, 2)
+            XCTAssertEqual(nowhere.stderr, "navlog sessions: cannot find navlogd: no socket at ./navlogd.sock or /run/navlogd/navlogd.sock; give --socket, --url, --config or NAVLOGD_SOCKET\n")
+        }
+
         XCTAssertEqual(daemon.terminate(), 0)
         let shown = try runTool(productPath("navlog"), ["show", daemon.directory + "/journal", "--kind", "session.end", "-o", "json"])
         XCTAssertEqual(shown.status, 0, shown.stderr)

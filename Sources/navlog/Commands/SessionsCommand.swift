@@ -7,9 +7,15 @@ struct SessionsCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "sessions",
         abstract: "List the live sessions of a running navlogd.",
-        discussion: "Asks GET /v1/sessions over the daemon's Unix socket or TCP address.",
+        discussion: """
+            Asks GET /v1/sessions over the daemon's Unix socket or TCP address. Without --socket \
+            or --url it looks, in order, at --config's listen.unix_socket (else its listen.tcp), \
+            $NAVLOGD_SOCKET, ./navlogd.sock and /run/navlogd/navlogd.sock (the systemd unit's \
+            RuntimeDirectory).
+            """,
         options: [
-            .value("socket", "PATH", help: "The daemon's Unix socket.", default: "navlogd.sock"),
+            .value("socket", "PATH", help: "The daemon's Unix socket."),
+            .value("config", "FILE", help: "The daemon's configuration file, to take its socket or TCP address from."),
             .value("url", "URL", help: "The daemon's TCP address instead, such as http://127.0.0.1:7878 or http://[::1]:7878."),
             .value("token", "TOKEN", help: "The bearer token, when the daemon requires one (or set NAVLOG_TOKEN)."),
             .value("output", short: "o", "FORMAT", help: "text or json.", default: "text"),
@@ -17,14 +23,30 @@ struct SessionsCommand: ParsableCommand {
     )
 
     let socket: String
+    /// Whether `socket` is only the first default, nothing having said where the daemon is.
+    let isGuessedSocket: Bool
     /// `http[s]://host:port`, without a path, when `--url` is given.
     let url: String?
     let token: String?
     let format: String
 
+    /// Where the daemon's socket is looked for when neither --socket, --url, --config nor
+    /// `NAVLOGD_SOCKET` says: the working directory (navlogd's default), then the systemd unit's.
+    static let defaultSockets = ["navlogd.sock", "/run/navlogd/navlogd.sock"]
+
     init(_ arguments: ParsedArguments) throws {
-        socket = arguments.value("socket") ?? "navlogd.sock"
-        if let text = arguments.value("url") {
+        var configuredURL: String?
+        var configuredSocket: String?
+        if let path = arguments.value("config") {
+            (configuredSocket, configuredURL) = try Self.listen(inConfig: path)
+        }
+        let environment = ProcessInfo.processInfo.environment["NAVLOGD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        let found = Self.defaultSockets.first { FileManager.default.fileExists(atPath: $0) }
+        socket = arguments.value("socket") ?? configuredSocket ?? environment ?? found ?? Self.defaultSockets[0]
+        isGuessedSocket = arguments.value("socket") == nil && configuredSocket == nil && environment == nil && found == nil
+        if arguments.value("url") == nil, arguments.value("socket") == nil, configuredSocket == nil, let configuredURL {
+            url = configuredURL
+        } else if let text = arguments.value("url") {
             let scheme = text.hasPrefix("https://") ? "https" : "http"
             let address = text.hasPrefix(scheme + "://") ? String(text.dropFirst(scheme.count + 3)) : text
             let trimmed = address.hasSuffix("/") ? String(address.dropLast()) : address
@@ -41,7 +63,33 @@ struct SessionsCommand: ParsableCommand {
         format = try arguments.choice("output", ["text", "json"], default: "text")
     }
 
+    /// The `listen.unix_socket` and `listen.tcp` URL of a navlogd configuration file; a
+    /// relative socket path is taken from the working directory, as navlogd started here would.
+    static func listen(inConfig path: String) throws -> (socket: String?, url: String?) {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile {
+            throw UsageError("option '--config': no such file '\(path)'")
+        } catch {
+            throw UsageError("option '--config': '\(path)' is not a navlogd configuration: \(error)")
+        }
+        let listen = json["listen"]
+        let socket = listen?["unix_socket"]?.stringValue
+        var url: String?
+        if let host = listen?["tcp"]?["host"]?.stringValue, let port = listen?["tcp"]?["port"]?.intValue, port > 0 {
+            url = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        }
+        guard socket != nil || url != nil else {
+            throw UsageError("option '--config': '\(path)' has neither listen.unix_socket nor listen.tcp with a port")
+        }
+        return (socket, url)
+    }
+
     func run() async throws -> Int32 {
+        if url == nil, isGuessedSocket {
+            throw CommandFailure("cannot find navlogd: no socket at ./\(Self.defaultSockets[0]) or \(Self.defaultSockets[1]); give --socket, --url, --config or NAVLOGD_SOCKET")
+        }
         let place = url ?? "unix socket '\(socket)'"
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "Bearer \(token)" }
