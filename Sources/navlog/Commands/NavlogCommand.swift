@@ -23,6 +23,8 @@ struct NavlogCommand: ParsableCommand {
             CommandNode(VerifyCommand.self),
             CommandNode(SessionsCommand.self),
             CommandNode(DemoCommand.self),
+            CommandNode(CompletionsCommand.self),
+            CommandNode(ManPageCommand.self),
         ]
     )
 
