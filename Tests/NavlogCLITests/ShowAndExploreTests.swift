@@ -138,6 +138,39 @@ final class ShowAndExploreTests: XCTestCase {
         XCTAssertEqual(ahead, Double(stated), accuracy: 5, "the last event is \(ahead) s past the end of the run; the summary says \(stated) s")
     }
 
+    /// `-o json` of explore and run: one object whose counts and run match the journal they
+    /// wrote, read back with show.
+    func testExploreAndRunPrintOneJSONObjectThatMatchesTheirJournal() throws {
+        let directory = makeTemporaryDirectory(self)
+        let explored = try Product.navlog.run(["explore", "articles", "--seed", "3", "--steps", "40", "--sessions", "2", "--journal", directory + "/explore", "-o", "json"])
+        XCTAssertLessThanOrEqual(explored.status, 1, explored.stderr)
+        let summary = try JSONValue(parsing: explored.stdout)
+        let events = try [Event](jsonLines: try Product.navlog.run(["show", directory + "/explore", "-o", "json"]).stdout)
+        XCTAssertEqual(summary["events"]?.intValue, Int64(events.count))
+        XCTAssertEqual(summary["run"]?.stringValue, events.first?.run)
+        XCTAssertEqual(summary["sessions"]?.arrayValue?.compactMap { $0["session"]?.stringValue }, ["s-1", "s-2"])
+        XCTAssertEqual(summary["sessions"]?.arrayValue?.first?["steps"]?.intValue, 40)
+        XCTAssertEqual(summary["findings"]?.intValue, 0)
+
+        let ran = try Product.navlog.run(["run", "--script", "Config/scenarios/master-detail.scenario", "--journal", directory + "/run", "-o", "json"])
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        let result = try JSONValue(parsing: ran.stdout)
+        let recorded = try [Event](jsonLines: try Product.navlog.run(["show", directory + "/run", "-o", "json"]).stdout)
+        XCTAssertEqual(result["events"]?.intValue, Int64(recorded.count))
+        XCTAssertEqual(result["run"]?.stringValue, recorded.first?.run)
+        XCTAssertEqual(result["passed"], true)
+        XCTAssertEqual(result["failure"], .null)
+        XCTAssertEqual(result["steps_run"], result["steps"])
+
+        let failed = try Product.navlog.run(["run", "--script", "Config/scenarios/master-detail.scenario", "--param", "detail_style=modal",
+                                             "--journal", directory + "/failed", "-o", "json"])
+        XCTAssertEqual(failed.status, 1)
+        let failure = try JSONValue(parsing: failed.stdout)
+        XCTAssertEqual(failure["passed"], false)
+        XCTAssertEqual(failure["failure"]?["file"]?.stringValue, "Config/scenarios/master-detail.scenario")
+        XCTAssertNotNil(failure["failure"]?["line"]?.intValue)
+    }
+
     func testExploreHelpAndBackBiasArePinned() throws {
         let help = try Product.navlog.run(["explore", "--help"])
         XCTAssertEqual(help.status, 0)
@@ -157,6 +190,7 @@ final class ShowAndExploreTests: XCTestCase {
               --sessions S              How many sessions to walk, in parallel. (default: 1)
               --back-bias P             The chance, from 0 to 1, that a step goes back where it can. (default: 0.33)
               -p, --param KEY=VALUE     An app parameter. (repeatable)
+              -o, --output FORMAT       text or json (one object: each session's steps, screens and findings). (default: text)
               -j, --journal DIR         The journal directory to record into; created when missing.
               --label KEY=VALUE         A label of this run, such as scenario=checkout or git_sha=abc123. (repeatable)
               --redact RULE             Protect a private value: ViewModelType.field (or *.field) or action.value:ELEMENT (or action.value:*). (repeatable)
@@ -196,6 +230,7 @@ final class ShowAndExploreTests: XCTestCase {
               --redact-mode MODE        What becomes of private values: hash (hmac:…, keyed per journal) or remove. (default: hash)
               --privacy-key FILE        The key file for hashes, shared by journals to compare; default: in the journal directory.
               --session ID              The session id to record under. (default: s-1)
+              -o, --output FORMAT       text or json (one object: steps, events, run, journal, failure). (default: text)
               -h, --help                Show help information.
 
             """)

@@ -1,4 +1,5 @@
 import Foundation
+import NavlogEvents
 import NavlogHost
 import NavlogJournal
 import NavlogRuntime
@@ -25,6 +26,7 @@ struct ExploreCommand: ParsableCommand {
             .value("back-bias", "P", help: "The chance, from 0 to 1, that a step goes back where it can.",
                    default: String(Explorer.Configuration.defaultBackBias)),
             .value("param", short: "p", "KEY=VALUE", help: "An app parameter.", repeatable: true),
+            .value("output", short: "o", "FORMAT", help: "text or json (one object: each session's steps, screens and findings).", default: "text"),
         ] + JournalOptions.specs
     )
 
@@ -33,6 +35,7 @@ struct ExploreCommand: ParsableCommand {
     let steps: Int
     let sessions: Int
     let backBias: Double
+    let isJSON: Bool
     let arguments: ParsedArguments
 
     init(_ arguments: ParsedArguments) throws {
@@ -49,6 +52,7 @@ struct ExploreCommand: ParsableCommand {
             throw UsageError("option '--back-bias' must be a number from 0 to 1, not '\(biasText)'")
         }
         self.backBias = backBias
+        isJSON = try arguments.choice("output", ["text", "json"], default: "text") == "json"
         _ = try arguments.require("journal")
         _ = try JournalOptions.privacyPolicy(arguments)
     }
@@ -109,11 +113,34 @@ struct ExploreCommand: ParsableCommand {
             for leak in report.leaks { lines.append("  leak: \(leak)") }
         }
         lines.append("explored \(reports.count) session(s) of \(app.name) from seed \(seed); recorded \(recorded) events (run \(writer.runID)) into \(writer.configuration.directory); \(findings) finding(s)")
-        if let ahead = reports.map(\.skippedNanoseconds).max(), ahead >= 1_000_000_000 {
+        let ahead = reports.map(\.skippedNanoseconds).max() ?? 0
+        if ahead >= 1_000_000_000 {
             lines.append("times are simulated: waits are skipped, not slept, so the events are stamped up to \(Self.humanDuration(ahead)) past the time they were recorded")
         }
-        Output.standardOutput(lines.joined(separator: "\n") + "\n")
+        if isJSON {
+            let summary: JSONValue = [
+                "app": .string(app.name), "seed": .int(Int64(bitPattern: seed)), "events": .int(Int64(recorded)),
+                "run": .string(writer.runID), "journal": .string(writer.configuration.directory), "findings": .int(Int64(findings)),
+                "simulated_ahead_s": .double(Double(ahead) / 1e9), "sessions": .array(reports.map(Self.json)),
+            ]
+            Output.standardOutput(summary.serialized() + "\n")
+        } else {
+            Output.standardOutput(lines.joined(separator: "\n") + "\n")
+        }
         return findings == 0 ? ExitCode.success : ExitCode.finding
+    }
+
+    /// One session's report as JSON.
+    static func json(_ report: Explorer.Report) -> JSONValue {
+        [
+            "session": .string(report.session), "steps": .int(Int64(report.stepsTaken)),
+            "screens": .object(report.screensVisited.mapValues { .int(Int64($0)) }),
+            "thrown": .array(report.thrownActions.map { thrown in
+                ["step": .int(Int64(thrown.step)), "screen": .string(thrown.screen), "move": .string(thrown.move), "error": .string(thrown.error)]
+            }),
+            "dead_end": report.deadEnd.map(JSONValue.string) ?? .null,
+            "leaks": .array(report.leaks.map { .string($0.description) }),
+        ]
     }
 
     /// `42 s`, `2 min 44 s`, `3 h 5 min`: a duration as people read it.

@@ -1,4 +1,5 @@
 import Foundation
+import NavlogEvents
 import NavlogHost
 import NavlogJournal
 import NavlogRuntime
@@ -20,15 +21,18 @@ struct RunCommand: ParsableCommand {
             .value("param", short: "p", "KEY=VALUE", help: "An app parameter.", repeatable: true),
         ] + JournalOptions.specs + [
             .value("session", "ID", help: "The session id to record under.", default: "s-1"),
+            .value("output", short: "o", "FORMAT", help: "text or json (one object: steps, events, run, journal, failure).", default: "text"),
         ]
     )
 
     let arguments: ParsedArguments
     let scriptPath: String
+    let isJSON: Bool
 
     init(_ arguments: ParsedArguments) throws {
         self.arguments = arguments
         scriptPath = try arguments.require("script")
+        isJSON = try arguments.choice("output", ["text", "json"], default: "text") == "json"
         _ = try arguments.require("journal")
         _ = try JournalOptions.parameters(arguments)
         _ = try arguments.keyValues("label")
@@ -83,9 +87,26 @@ struct RunCommand: ParsableCommand {
         }
         try JournalOptions.close(writer)
         let committed = writer.metrics
-        let summary = "\(scriptPath): \(outcome.stepsRun) of \(scenario.steps.count) steps ran; "
-            + "recorded \(committed.eventsRecorded) events of session \(sessionID) (run \(writer.runID)) into \(writer.configuration.directory)\n"
-        Output.standardOutput(summary)
+        if isJSON {
+            var failure = JSONValue.null
+            if let error = outcome.failure {
+                var members: [String: JSONValue] = ["file": .string(error.source), "line": .int(Int64(error.line)), "message": .string(error.message)]
+                if let expected = error.expected { members["expected"] = .string(expected) }
+                if let actual = error.actual { members["actual"] = .string(actual) }
+                failure = .object(members)
+            }
+            let summary: JSONValue = [
+                "script": .string(scriptPath), "app": .string(app.name), "steps_run": .int(Int64(outcome.stepsRun)),
+                "steps": .int(Int64(scenario.steps.count)), "events": .int(Int64(committed.eventsRecorded)),
+                "session": .string(sessionID), "run": .string(writer.runID), "journal": .string(writer.configuration.directory),
+                "passed": .bool(outcome.succeeded), "failure": failure,
+            ]
+            Output.standardOutput(summary.serialized() + "\n")
+        } else {
+            let summary = "\(scriptPath): \(outcome.stepsRun) of \(scenario.steps.count) steps ran; "
+                + "recorded \(committed.eventsRecorded) events of session \(sessionID) (run \(writer.runID)) into \(writer.configuration.directory)\n"
+            Output.standardOutput(summary)
+        }
         if let failure = outcome.failure {
             Output.standardError("\(failure)\n")
             return ExitCode.finding
