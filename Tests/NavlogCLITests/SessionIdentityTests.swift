@@ -152,4 +152,17 @@ final class SessionIdentityTests: XCTestCase {
         XCTAssertFalse(single.isEmpty)
         XCTAssertTrue(single.allSatisfy { !$0.contains("/") && $0.hasPrefix("s-") }, "\(single)")
     }
+
+    func testEveryReadingCommandHelpsWithRunAndSession() throws {
+        let lines = """
+              --session ID              Only this session: RUN/SESSION, or SESSION when only one run read has it. (repeatable)
+              --run RUN                 Only this run, such as r-mx6bnfsd-29k4bg; 'latest' for the run whose first event is newest. (repeatable)
+
+            """
+        for command in ["show", "tail", "report", "export"] {
+            let help = try Product.navlog.run([command, "--help"])
+            XCTAssertEqual(help.status, 0)
+            XCTAssertTrue(help.stdout.contains(lines), "\(command):\n\(help.stdout)")
+        }
+    }
 }
