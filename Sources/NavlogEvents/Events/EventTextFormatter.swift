@@ -15,7 +15,7 @@
 /// 24 characters, which tells apart the `s-1` of every run in a journal directory:
 ///
 /// ```
-/// r-mx6bnfsd-29k4bg/s-1       12  10:00:00.124  screen.push             DetailCoordinator#1  …
+/// r-mx6bnfsd-29k4bg/s-1        12  10:00:00.124  screen.push             DetailCoordinator#1  …
 /// ```
 public struct EventTextFormatter: Sendable {
     /// Whether to print the wall-clock time of day.
