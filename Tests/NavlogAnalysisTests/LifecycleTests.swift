@@ -71,6 +71,17 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(report.smells.changesAfterDismiss.map { "\($0.screen) \($0.count)" }, ["Detail 1"])
     }
 
+    func testLeakExamplesOfSeveralRunsNameTheirRun() {
+        var first = leakySession()
+        var second = leakySession()
+        first.setRun("r-a")
+        second.setRun("r-b")
+        let report = makeReport([first, second])
+        XCTAssertEqual(report.leaks.examples.map(\.session), Array(repeating: "r-a/s-1", count: 3) + Array(repeating: "r-b/s-1", count: 3))
+        XCTAssertTrue(report.rendered(as: .text, width: 120).contains("r-b/s-1: "))
+        XCTAssertEqual(makeReport([second]).leaks.examples.map(\.session), Array(repeating: "s-1", count: 3))
+    }
+
     func testTreeExamplesAreBounded() {
         let sessions = (1...3).map { index -> SessionScript in
             var script = SessionScript("s-\(index)")

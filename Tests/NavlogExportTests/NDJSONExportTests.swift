@@ -24,7 +24,8 @@ final class NDJSONExportTests: XCTestCase {
 
     func testExportHasTheFiltersOfShow() throws {
         let journal = ExportTestSupport.seedJournal
-        let filters = ["--session", "s-2", "--kind", "screen.*", "--kind", "action"]
+        // Both explore runs have an s-2: --run picks the last one's, as show would.
+        let filters = ["--run", "latest", "--session", "s-2", "--kind", "screen.*", "--kind", "action"]
         let exported = try ExportTestSupport.export(["export", "--journal", journal, "--format", "ndjson"] + filters)
         let lines = exported.split(separator: "\n").map(String.init)
         XCTAssertFalse(lines.isEmpty)

@@ -3,6 +3,12 @@
 extension FlowAggregates {
     // MARK: - Screens and transitions
 
+    /// How the report names a session: `RUN/SESSION` when it covers more than one run, whose
+    /// sessions' names may repeat (every scripted run has an `s-1`), else the session's name.
+    func sessionName(run: String, session: String) -> String {
+        runs.count > 1 ? "\(run)/\(session)" : session
+    }
+
     var summary: FlowReport.Summary {
         FlowReport.Summary(
             sessions: sessions, completeSessions: completeSessions, events: events,
@@ -92,7 +98,7 @@ extension FlowAggregates {
     }
 
     var deadEndFigures: [DeadEndFigure] {
-        deadEnds.map { DeadEndFigure(screen: $0.key, sessions: $0.value, examples: deadEndExamples[$0.key] ?? []) }
+        deadEnds.map { DeadEndFigure(screen: $0.key, sessions: $0.value, examples: (deadEndExamples[$0.key] ?? []).map { sessionName(run: $0.run, session: $0.session) }) }
             .sorted { ($1.sessions, $0.screen) < ($0.sessions, $1.screen) }
     }
 
@@ -103,7 +109,11 @@ extension FlowAggregates {
             types: coordinatorTypes.values.sorted { $0.coordinator < $1.coordinator },
             edges: coordinatorEdges.map { LifecycleFigures.Edge(parent: $0.key.first, child: $0.key.second, count: $0.value) }
                 .sorted { ($0.parent, $0.child) < ($1.parent, $1.child) },
-            trees: trees,
+            trees: zip(trees, treeRuns).map { tree, run in
+                var tree = tree
+                tree.session = sessionName(run: run, session: tree.session)
+                return tree
+            },
             unbalanced: unbalanced
         )
     }
@@ -113,7 +123,11 @@ extension FlowAggregates {
             count: leakCount,
             groups: leakGroups.map { LeakFigures.Group(kind: $0.key.first, subjectType: $0.key.second, count: $0.value.total, sessions: $0.value.sessions) }
                 .sorted { ($1.count, $0.kind, $0.subjectType) < ($0.count, $1.kind, $1.subjectType) },
-            examples: leakExamples
+            examples: zip(leakExamples, leakExampleRuns).map { leak, run in
+                var leak = leak
+                leak.session = sessionName(run: run, session: leak.session)
+                return leak
+            }
         )
     }
 

@@ -90,16 +90,21 @@ struct FlowAggregates {
     var cycles: [[String]: Tally] = [:]
     var repeats: [String: Tally] = [:]
     var deadEnds: [String: Int] = [:]
-    var deadEndExamples: [String: [String]] = [:]
+    /// The example sessions of each dead end, with their runs: see ``sessionName(run:session:)``.
+    var deadEndExamples: [String: [(run: String, session: String)]] = [:]
     var deadEndSessions = 0
 
     var coordinatorTypes: [String: LifecycleFigures.TypeBalance] = [:]
     var coordinatorEdges: [Pair: Int] = [:]
     var trees: [LifecycleTree] = []
+    /// The run of each of ``trees``.
+    var treeRuns: [String] = []
     var unbalanced = 0
     var leakCount = 0
     var leakGroups: [Pair: Tally] = [:]
     var leakExamples: [LeakDetector.Leak] = []
+    /// The run of each of ``leakExamples``.
+    var leakExampleRuns: [String] = []
 
     var churn: [String: ChurnCounts] = [:]
     var doublePushes: [String: (count: Int, sessions: Int, minimum: UInt64)] = [:]
@@ -146,10 +151,10 @@ struct FlowAggregates {
         lastWall = max(lastWall ?? record.lastWall, record.lastWall)
         addScreens(record)
         addFunnels(record)
-        addLeaks(record.leaks)
+        addLeaks(record.leaks, run: record.run)
         if !isCoreOnly {
             addPaths(record.path)
-            addLifecycle(record.lifecycle)
+            addLifecycle(record.lifecycle, run: record.run)
             addSmells(record)
             for (type, counts) in record.churn { churn[type, default: ChurnCounts()].add(counts) }
         }
@@ -178,7 +183,7 @@ struct FlowAggregates {
         if !isExpected {
             deadEndSessions += 1
             deadEnds[last, default: 0] += 1
-            if deadEndExamples[last, default: []].count < options.topCount { deadEndExamples[last, default: []].append(record.session) }
+            if deadEndExamples[last, default: []].count < options.topCount { deadEndExamples[last, default: []].append((record.run, record.session)) }
         }
     }
 
@@ -257,7 +262,7 @@ struct FlowAggregates {
         }
     }
 
-    private mutating func addLifecycle(_ tree: LifecycleTree) {
+    private mutating func addLifecycle(_ tree: LifecycleTree, run: String) {
         for node in tree.nodes {
             let type = node.type
             let isUnbalanced = node.isUnbalanced
@@ -271,10 +276,13 @@ struct FlowAggregates {
             if isUnbalanced { unbalanced += 1 }
             if let parent = node.parent { coordinatorEdges[Pair(first: InstanceID.typeName(of: parent), second: type), default: 0] += 1 }
         }
-        if trees.count < options.lifecycleTreeLimit, !tree.nodes.isEmpty { trees.append(tree) }
+        if trees.count < options.lifecycleTreeLimit, !tree.nodes.isEmpty {
+            trees.append(tree)
+            treeRuns.append(run)
+        }
     }
 
-    private mutating func addLeaks(_ leaks: [LeakDetector.Leak]) {
+    private mutating func addLeaks(_ leaks: [LeakDetector.Leak], run: String) {
         leakCount += leaks.count
         var seen: Set<Pair> = []
         var seenScreens: Set<String> = []
@@ -282,7 +290,10 @@ struct FlowAggregates {
             let key = Pair(first: leak.kind.rawValue, second: InstanceID.typeName(of: leak.subject))
             leakGroups[key, default: Tally()].total += 1
             if seen.insert(key).inserted { leakGroups[key, default: Tally()].sessions += 1 }
-            if leakExamples.count < options.topCount { leakExamples.append(leak) }
+            if leakExamples.count < options.topCount {
+                leakExamples.append(leak)
+                leakExampleRuns.append(run)
+            }
             if leak.kind == .changeAfterDismiss, let screen = leak.screen {
                 let type = InstanceID.typeName(of: screen)
                 changesAfterDismiss[type, default: 0] += 1

@@ -155,7 +155,7 @@ public struct ReportBuilder {
     /// only from `session.start`, so a session seen from the middle fails an app filter.
     private func isIncluded(firstEvent event: Event) -> Bool {
         let options = self.options
-        if !options.sessions.isEmpty, !options.sessions.contains(event.session) { return false }
+        if !options.includes(session: event.session, run: event.run) { return false }
         if let since = options.since, event.wallNanoseconds < since { return false }
         if let until = options.until, event.wallNanoseconds >= until { return false }
         if !options.labelFilter.isEmpty {

@@ -40,7 +40,11 @@ extension FlowReport {
         var filter = EventFilter()
         filter.digestedMembers = ReportBuilder.digestibleMembers
         filter.envelopeOnlyKinds = ReportBuilder.envelopeOnlyKinds
-        if !options.sessions.isEmpty { filter.sessions = options.sessions }
+        if !options.sessions.isEmpty || !options.runSessions.isEmpty {
+            filter.sessions = options.sessions.isEmpty ? nil : options.sessions
+            filter.runSessions = options.runSessions.isEmpty ? nil : options.runSessions
+        }
+        if !options.runs.isEmpty { filter.runs = options.runs }
         let gaps = try JournalAnalysisReading.read(paths, filter: filter, into: &builder, progress: progress)
         return JournalAnalysis(value: builder.finish(), gaps: gaps)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NavlogJournal
 
 /// What a report covers and how its figures are computed.
 ///
@@ -17,8 +18,13 @@ public struct ReportOptions: Sendable, Equatable {
     public var labelFilter: [String: String]
     /// Keeps only sessions of these apps (the `app` of `session.start`); empty keeps all.
     public var apps: Set<String>
-    /// Keeps only these sessions; empty keeps all.
+    /// Keeps only sessions with these names, in any run; with ``runSessions`` too, a session
+    /// is kept when either holds it; both empty keep all.
     public var sessions: Set<String>
+    /// Keeps only these sessions, each of one run (`RUN/SESSION`); see ``sessions``.
+    public var runSessions: Set<SessionIdentity>
+    /// Keeps only sessions of these runs; empty keeps all.
+    public var runs: Set<String>
     /// Keeps only sessions whose first event is at or after this wall-clock time (ns since the epoch).
     public var since: Int64?
     /// Keeps only sessions whose first event is before this wall-clock time (ns since the epoch).
@@ -67,6 +73,8 @@ public struct ReportOptions: Sendable, Equatable {
         labelFilter: [String: String] = [:],
         apps: Set<String> = [],
         sessions: Set<String> = [],
+        runSessions: Set<SessionIdentity> = [],
+        runs: Set<String> = [],
         since: Int64? = nil,
         until: Int64? = nil,
         subpathLengths: ClosedRange<Int> = 2...4,
@@ -88,6 +96,8 @@ public struct ReportOptions: Sendable, Equatable {
         self.labelFilter = labelFilter
         self.apps = apps
         self.sessions = sessions
+        self.runSessions = runSessions
+        self.runs = runs
         self.since = since
         self.until = until
         self.subpathLengths = max(1, subpathLengths.lowerBound)...max(1, subpathLengths.upperBound)
@@ -108,6 +118,13 @@ public struct ReportOptions: Sendable, Equatable {
     }
 
     // MARK: - Matching
+
+    /// Whether the session and run filters keep session `session` of run `run`.
+    func includes(session: String, run: String) -> Bool {
+        if !runs.isEmpty, !runs.contains(run) { return false }
+        guard !sessions.isEmpty || !runSessions.isEmpty else { return true }
+        return sessions.contains(session) || runSessions.contains(SessionIdentity(run: run, session: session))
+    }
 
     /// Whether a field of a view model is listed as not rendered.
     func isNonRendered(field: String, viewModel: String?) -> Bool {

@@ -10,22 +10,32 @@
 /// The number is the event's place in its session (`session_seq`), which is what the cause
 /// after the arrow refers to.
 /// ```
+///
+/// With ``showsRun``, the first column is the session's run and name, `RUN/SESSION`, padded to
+/// 24 characters, which tells apart the `s-1` of every run in a journal directory:
+///
+/// ```
+/// r-mx6bnfsd-29k4bg/s-1        12  10:00:00.124  screen.push             DetailCoordinator#1  …
+/// ```
 public struct EventTextFormatter: Sendable {
     /// Whether to print the wall-clock time of day.
     public var showsTime: Bool
     /// Whether to print the session column.
     public var showsSession: Bool
+    /// Whether the session column shows the run too, as `RUN/SESSION`.
+    public var showsRun: Bool
 
-    public init(showsTime: Bool = true, showsSession: Bool = true) {
+    public init(showsTime: Bool = true, showsSession: Bool = true, showsRun: Bool = false) {
         self.showsTime = showsTime
         self.showsSession = showsSession
+        self.showsRun = showsRun
     }
 
     /// Returns the text form of `event`, possibly several lines, without a trailing newline.
     public func format(_ event: Event) -> String {
         // Events are numbered within their session, the numbering causes refer to.
         var columns: [String] = []
-        if showsSession { columns.append(event.session) }
+        if showsSession { columns.append(showsRun ? pad("\(event.run)/\(event.session)", 24) : event.session) }
         columns.append(pad(String(event.sessionSeq), 5, right: true))
         if showsTime {
             let time = Event.formatTime(event.wallNanoseconds)

@@ -2,8 +2,15 @@ import NavlogEvents
 
 /// Which events a reader returns; every condition is optional and they combine with AND.
 public struct EventFilter: Sendable, Equatable {
-    /// Only these sessions.
+    /// Only sessions with these names, in any run.
+    ///
+    /// With ``runSessions`` too, a session passes when either holds it: `sessions` for names
+    /// that should match in every run, `runSessions` for sessions of one run.
     public var sessions: Set<String>?
+    /// Only these sessions, each of one run (`RUN/SESSION`); see ``sessions``.
+    public var runSessions: Set<SessionIdentity>?
+    /// Only sessions of these runs.
+    public var runs: Set<String>?
     /// Only these kinds.
     public var kinds: Set<EventKind>?
     /// Only events at or after this wall time (ns since the epoch).
@@ -22,13 +29,26 @@ public struct EventFilter: Sendable, Equatable {
     /// For a reader that only counts and orders them; their strings and payloads are not read.
     public var envelopeOnlyKinds: Set<EventKind> = []
 
-    public init(sessions: Set<String>? = nil, kinds: Set<EventKind>? = nil, since: Int64? = nil,
-                until: Int64? = nil, after: JournalCursor? = nil) {
+    public init(sessions: Set<String>? = nil, runSessions: Set<SessionIdentity>? = nil, runs: Set<String>? = nil,
+                kinds: Set<EventKind>? = nil, since: Int64? = nil, until: Int64? = nil, after: JournalCursor? = nil) {
         self.sessions = sessions
+        self.runSessions = runSessions
+        self.runs = runs
         self.kinds = kinds
         self.since = since
         self.until = until
         self.after = after
+    }
+}
+
+extension EventFilter {
+    /// Whether an event of session `session` in run `run` passes the session and run conditions.
+    func matches(session: String, run: String) -> Bool {
+        if let runs, !runs.contains(run) { return false }
+        guard sessions != nil || runSessions != nil else { return true }
+        if let sessions, sessions.contains(session) { return true }
+        if let runSessions, runSessions.contains(SessionIdentity(run: run, session: session)) { return true }
+        return false
     }
 }
 

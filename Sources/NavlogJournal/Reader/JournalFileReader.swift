@@ -28,9 +28,8 @@ final class JournalFileReader {
             if let since = filter.since { conditions.append("b.max_time_ns >= \(since)") }
             if let until = filter.until { conditions.append("b.min_time_ns < \(until)") }
             var indexConditions: [String] = []
-            if let sessions = filter.sessions {
-                let names = sessions.sorted().map(Self.quote).joined(separator: ",")
-                indexConditions.append("e.session IN (SELECT id FROM session WHERE name IN (\(names)))")
+            if let sessions = Self.sessionCondition(filter) {
+                indexConditions.append("e.session IN (SELECT s.id FROM session s JOIN run r ON r.id = s.run WHERE \(sessions))")
             }
             if filter.kinds != nil { indexConditions.append("e.kinds & ?3 != 0") }
             if !indexConditions.isEmpty {
@@ -41,6 +40,26 @@ final class JournalFileReader {
         } catch {
             throw JournalError.wrapping(error, path: path)
         }
+    }
+
+    /// The SQL condition on `session s` and `run r` for the filter's sessions and runs; nil
+    /// when it has none.
+    private static func sessionCondition(_ filter: EventFilter) -> String? {
+        var conditions: [String] = []
+        if let runs = filter.runs {
+            conditions.append("r.name IN (\(runs.sorted().map(quote).joined(separator: ",")))")
+        }
+        if filter.sessions != nil || filter.runSessions != nil {
+            var alternatives: [String] = []
+            if let sessions = filter.sessions {
+                alternatives.append("s.name IN (\(sessions.sorted().map(quote).joined(separator: ",")))")
+            }
+            for identity in (filter.runSessions ?? []).sorted() {
+                alternatives.append("(r.name = \(quote(identity.run)) AND s.name = \(quote(identity.session)))")
+            }
+            conditions.append(alternatives.isEmpty ? "0" : "(" + alternatives.joined(separator: " OR ") + ")")
+        }
+        return conditions.isEmpty ? nil : conditions.joined(separator: " AND ")
     }
 
     private static func quote(_ text: String) -> String {
@@ -118,8 +137,8 @@ final class JournalFileReader {
         return (events, scannedThrough)
     }
 
-    private func matches(session: String, kind: EventKind, wallNanoseconds: Int64) -> Bool {
-        if let sessions = filter.sessions, !sessions.contains(session) { return false }
+    private func matches(session: String, run: String, kind: EventKind, wallNanoseconds: Int64) -> Bool {
+        if !filter.matches(session: session, run: run) { return false }
         if let kinds = filter.kinds, !kinds.contains(kind) { return false }
         if let since = filter.since, wallNanoseconds < since { return false }
         if let until = filter.until, wallNanoseconds >= until { return false }
@@ -247,7 +266,7 @@ final class JournalFileReader {
         }
         let session = try session(columns.session[index])
         let kind = try kind(columns.kind[index])
-        guard matches(session: session.name, kind: kind, wallNanoseconds: columns.wall[index]) else { return }
+        guard matches(session: session.name, run: session.run, kind: kind, wallNanoseconds: columns.wall[index]) else { return }
         if isEnvelopeOnly(columns.kind[index]) {
             events.append(Event(
                 seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],

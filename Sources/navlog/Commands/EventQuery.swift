@@ -6,7 +6,8 @@ import NavlogJournal
 struct EventQuery {
     static let specs: [OptionSpec] = [
         .value("journal", short: "j", "DIR", help: "A journal directory or file to read; same as a PATH argument.", repeatable: true),
-        .value("session", "ID", help: "Only this session.", repeatable: true),
+        sessionSpec,
+        runSpec,
         .value("kind", short: "k", "KIND", help: "Only this kind, such as screen.push or viewmodel.change; 'screen.*' matches a family.", repeatable: true),
         .value("since", "TIME", help: "Only events at or after TIME: RFC 3339 (2026-12-01T10:00:00Z) or a duration ago (--since=-10m)."),
         .value("until", "TIME", help: "Only events before TIME, in the same forms as --since."),
@@ -15,6 +16,13 @@ struct EventQuery {
         .flag("show-cursor", help: "After the events, print the cursor of the last one to stderr."),
         .flag("no-time", help: "Text output without the time column."),
     ]
+
+    /// `--session`, as every reading command takes it.
+    static let sessionSpec = OptionSpec.value(
+        "session", "ID", help: "Only this session: RUN/SESSION, or SESSION when only one run read has it.", repeatable: true)
+    /// `--run`, as every reading command takes it.
+    static let runSpec = OptionSpec.value(
+        "run", "RUN", help: "Only this run, such as r-mx6bnfsd-29k4bg; 'latest' for the run whose first event is newest.", repeatable: true)
 
     static let argument = ArgumentSpec(name: "PATH", help: "Journal directories or .navlog files (default: ./journal).", isOptional: true, isVariadic: true)
 
@@ -28,10 +36,14 @@ struct EventQuery {
         paths = try EventQuery.journalPaths(arguments)
         format = try arguments.choice("output", ["text", "json", "json-seq"], default: "text")
         showsCursor = arguments.flag("show-cursor")
-        formatter = EventTextFormatter(showsTime: !arguments.flag("no-time"), showsSession: true)
+        formatter = EventTextFormatter(showsTime: !arguments.flag("no-time"), showsSession: true, showsRun: true)
         var filter = EventFilter()
-        let sessions = arguments.values("session")
-        if !sessions.isEmpty { filter.sessions = Set(sessions) }
+        let selection = try EventQuery.selection(arguments, paths: paths)
+        filter.runs = selection.runs
+        if let sessions = selection.sessions {
+            filter.runSessions = sessions.identities.isEmpty ? nil : sessions.identities
+            filter.sessions = sessions.unknownNames.isEmpty ? nil : sessions.unknownNames
+        }
         let kinds = try arguments.values("kind").flatMap(EventQuery.expandKind)
         if !kinds.isEmpty { filter.kinds = Set(kinds) }
         filter.since = try arguments.value("since").map { try EventQuery.parseTime($0, option: "since") }
@@ -60,6 +72,29 @@ struct EventQuery {
             throw CommandFailure("journal '\(path)' does not exist")
         }
         return paths
+    }
+
+    /// The runs and sessions that `--run` and `--session` select in the journals at `paths`;
+    /// nil where the option is not given. Reads the journals' run and session tables only when
+    /// one is. A run that is not there, or a short session that several runs have, is a
+    /// usage error that names it.
+    static func selection(_ arguments: ParsedArguments, paths: [String]) throws -> (runs: Set<String>?, sessions: SessionResolver.Sessions?) {
+        let runTexts = arguments.values("run")
+        let sessionTexts = arguments.values("session")
+        guard !runTexts.isEmpty || !sessionTexts.isEmpty else { return (nil, nil) }
+        let resolver: SessionResolver
+        do {
+            resolver = try SessionResolver(reader: JournalReader(paths: paths))
+        } catch {
+            throw failure(error)
+        }
+        do {
+            let runs = runTexts.isEmpty ? nil : try resolver.resolveRuns(runTexts)
+            let sessions = sessionTexts.isEmpty ? nil : try resolver.resolveSessions(sessionTexts, within: runs)
+            return (runs, sessions)
+        } catch {
+            throw UsageError(error.description)
+        }
     }
 
     /// `screen.*` becomes every known `screen.` kind; an unknown exact kind is refused.

@@ -7,7 +7,7 @@ import NavlogJournal
 /// trace, ClickHouse), as a stream.
 struct ExportCommand: ParsableCommand {
     /// The options of `show` that choose events; export has the same filters.
-    static let filterSpecs = EventQuery.specs.filter { ["journal", "session", "kind", "since", "until", "after-cursor"].contains($0.name) }
+    static let filterSpecs = EventQuery.specs.filter { ["journal", "session", "run", "kind", "since", "until", "after-cursor"].contains($0.name) }
 
     static let spec = CommandSpec(
         name: "export",

@@ -18,7 +18,8 @@ struct ReportCommand: ParsableCommand {
             .value("output", short: "o", "FORMAT", help: "text, json, markdown, dot, mermaid or html.", default: "text"),
             .value("label", "KEY=VALUE", help: "Only runs with this label.", repeatable: true),
             .value("app", "NAME", help: "Only sessions of this app.", repeatable: true),
-            .value("session", "ID", help: "Only this session.", repeatable: true),
+            EventQuery.sessionSpec,
+            EventQuery.runSpec,
             .value("since", "TIME", help: "Only sessions starting at or after TIME (RFC 3339, or --since=-1h)."),
             .value("until", "TIME", help: "Only sessions starting before TIME."),
             .value("funnel", "[NAME=]A,B,C", help: "A funnel over these screens, in order.", repeatable: true),
@@ -44,7 +45,10 @@ struct ReportCommand: ParsableCommand {
         var options = ReportOptions()
         options.labelFilter = Dictionary(try arguments.keyValues("label"), uniquingKeysWith: { $1 })
         options.apps = Set(arguments.values("app"))
-        options.sessions = Set(arguments.values("session"))
+        let selection = try EventQuery.selection(arguments, paths: paths)
+        options.runs = selection.runs ?? []
+        options.runSessions = selection.sessions?.identities ?? []
+        options.sessions = selection.sessions?.unknownNames ?? []
         options.since = try arguments.value("since").map { try EventQuery.parseTime($0, option: "since") }
         options.until = try arguments.value("until").map { try EventQuery.parseTime($0, option: "until") }
         options.funnels = try DiffOptions.funnels(arguments)

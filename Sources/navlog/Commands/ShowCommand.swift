@@ -6,8 +6,11 @@ import NavlogJournal
 struct ShowCommand: ParsableCommand {
     static let spec = CommandSpec(
         name: "show",
-        abstract: "Print the events of journals, filtered by session, kind and time.",
-        discussion: "View-model changes print as -/+ lines of the fields that changed.",
+        abstract: "Print the events of journals, filtered by run, session, kind and time.",
+        discussion: """
+            Each text line starts with the session as RUN/SESSION: every run numbers its sessions \
+            from s-1. View-model changes print as -/+ lines of the fields that changed.
+            """,
         arguments: [EventQuery.argument],
         options: EventQuery.specs
     )
