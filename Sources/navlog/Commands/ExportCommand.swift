@@ -1,4 +1,5 @@
 import Foundation
+import NavlogCommandLine
 import NavlogEvents
 import NavlogExport
 import NavlogJournal

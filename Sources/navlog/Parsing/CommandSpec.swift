@@ -25,6 +25,14 @@ struct OptionSpec: Sendable {
         OptionSpec(name: name, short: short, valueName: valueName, help: help, isRepeatable: repeatable, defaultValue: defaultValue)
     }
 
+    /// The help as `--help` shows it: the text, then the default and whether it repeats.
+    var fullHelp: String {
+        var text = help
+        if let defaultValue { text += " (default: \(defaultValue))" }
+        if isRepeatable { text += " (repeatable)" }
+        return text
+    }
+
     var displayName: String {
         var text = (short.map { "-\($0), " } ?? "") + "--\(name)"
         if let valueName { text += " \(valueName)" }
