@@ -26,9 +26,9 @@ struct ReportCommand: ParsableCommand {
             .value("to", "SCREEN", help: "Show the paths that end at SCREEN.", repeatable: true),
             .value("ending", "SCREEN", help: "A screen where a session may end without being a dead end.", repeatable: true),
             .value("breakdown", "LABEL", help: "Break the core figures down by this run label, such as app_version.", repeatable: true),
-            .value("top", "N", help: "How many paths to list.", default: "10"),
-            .value("width", "COLUMNS", help: "Text width (default: the terminal's, or 100)."),
-            .value("double-push-ms", "MS", help: "Pushing the same screen twice within this is a smell.", default: "1000"),
+            .value("top", "N", help: "How many paths to list.", in: 1...10_000, default: "10"),
+            .value("width", "COLUMNS", help: "Text width.", in: 40...1000, default: "the terminal's, or 100"),
+            .value("double-push-ms", "MS", help: "Pushing the same screen twice within this is a smell.", in: 1...3_600_000, default: "1000"),
             .flag("strict", help: "Exit 1 when --app, --funnel, --from, --to or --ending names something no session read shows."),
         ]
     )
@@ -54,10 +54,10 @@ struct ReportCommand: ParsableCommand {
         options.pathsTo = arguments.values("to")
         options.expectedEndings = Set(arguments.values("ending"))
         options.breakdownLabels = arguments.values("breakdown")
-        options.topCount = try arguments.integer("top", in: 1...10_000) ?? 10
-        options.doublePushInterval = UInt64(try arguments.integer("double-push-ms", in: 1...3_600_000) ?? 1000) * 1_000_000
+        options.topCount = try arguments.integer("top") ?? 10
+        options.doublePushInterval = UInt64(try arguments.integer("double-push-ms") ?? 1000) * 1_000_000
         self.options = options
-        width = try arguments.integer("width", in: 40...1000) ?? ReportCommand.terminalWidth()
+        width = try arguments.integer("width") ?? ReportCommand.terminalWidth()
         isStrict = arguments.flag("strict")
     }
 
