@@ -74,9 +74,10 @@ let package = Package(
         // so does not link the daemon's server.
         .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
         // What the programs share: the version and the layout of --help (no dependencies, so
-        // navlogd need not link navlog's parser nor navlog the daemon).
+        // navlogd need not link navlog's parser nor navlog the daemon). The daemon library
+        // reads the version from it for its startup line and navlog_build_info.
         .target(name: "NavlogCommandLine"),
-        .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
+        .target(name: "NavlogDaemon", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient"]),
