@@ -10,6 +10,7 @@ import PackageDescription
 //   NavlogAnalysis, NavlogExport       reports and diffs; encoders for other engines
 //   NavlogHTTPClient                   an HTTP(S) client over libcurl, for the push and the CLI
 //   NavlogDaemon                       navlogd's HTTP API over hosted sessions
+//   NavlogCommandLine                  the version and the --help layout the programs share
 //   navlog, navlogd                    argument parsing and wiring
 // Analysis, export and the journal read events only: they never link the runtime.
 let package = Package(
@@ -72,11 +73,15 @@ let package = Package(
         // The client side of HTTP (libcurl): the daemon's OTLP push and `navlog sessions`, which
         // so does not link the daemon's server.
         .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
-        .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
+        // What the programs share: the version and the layout of --help (no dependencies, so
+        // navlogd need not link navlog's parser nor navlog the daemon). The daemon library
+        // reads the version from it for its startup line and navlog_build_info.
+        .target(name: "NavlogCommandLine"),
+        .target(name: "NavlogDaemon", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient"]),
-        .executableTarget(name: "navlogd", dependencies: ["NavlogDaemon", "NavlogHost", "NavlogSampleApps"]),
+        .executableTarget(name: "navlog", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient"]),
+        .executableTarget(name: "navlogd", dependencies: ["NavlogCommandLine", "NavlogDaemon", "NavlogHost", "NavlogSampleApps"]),
         .executableTarget(
             name: "navlog-bench",
             dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogHTTPClient", "NavlogSampleApps"]

@@ -186,8 +186,8 @@ final class ShowAndExploreTests: XCTestCase {
 
             OPTIONS:
               --seed N                  The seed of the first session. (default: 1)
-              --steps K                 Steps per session. (default: 100)
-              --sessions S              How many sessions to walk, in parallel. (default: 1)
+              --steps K                 Steps per session. (from 1 to 1,000,000) (default: 100)
+              --sessions S              How many sessions to walk, in parallel. (from 1 to 100,000) (default: 1)
               --back-bias P             The chance, from 0 to 1, that a step goes back where it can. (default: 0.33)
               -p, --param KEY=VALUE     An app parameter. (repeatable)
               -o, --output FORMAT       text or json (one object: each session's steps, screens and findings). (default: text)

@@ -36,6 +36,8 @@ public struct ReportBuilder {
     private var total: FlowAggregates
     /// label → value → aggregates.
     private var breakdown: [String: [String: FlowAggregates]] = [:]
+    /// The apps of every `session.start` read, filtered out or not.
+    private var appsRead: Set<String> = []
 
     /// A builder for events with `snapshots` in the given form; a journal reader that delivers
     /// ``digestibleMembers`` as digests saves most of the work of reading snapshots.
@@ -78,6 +80,7 @@ public struct ReportBuilder {
                 if event.kind == .sessionEnd { excluded.remove(session) }
                 return
             }
+            if event.kind == .sessionStart, let app = event.payload["app"]?.stringValue { appsRead.insert(app) }
             guard isIncluded(firstEvent: event) else {
                 if event.kind != .sessionEnd { excluded.insert(session) }
                 return
@@ -106,8 +109,10 @@ public struct ReportBuilder {
         openSharingNames.removeAll()
         last = nil
         excluded.removeAll()
+        var summary = total.summary
+        summary.appsRead = appsRead.sorted()
         return FlowReport(
-            summary: total.summary,
+            summary: summary,
             screens: total.screenFigures,
             transitions: total.transitionFigures,
             paths: total.pathFigures,

@@ -34,6 +34,9 @@ public struct FlowReport: Sendable, Equatable {
         /// The first and last wall-clock times (ns since the epoch), when any event was read.
         public var firstWall: Int64?
         public var lastWall: Int64?
+        /// The apps of every session read, those the filters left out included: what an app
+        /// filter could have matched (see ``FlowReport/unseenNames(in:)``).
+        public var appsRead: [String] = []
     }
 
     /// One screen type.

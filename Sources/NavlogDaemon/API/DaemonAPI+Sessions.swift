@@ -88,7 +88,7 @@ extension DaemonAPI {
     func endSession(_ id: String) async throws -> HTTPResponse {
         let floor = journal.lastRecordedSeq
         try await registry.end(id, reason: "client")
-        metrics.recordSessionsEnded(1, reason: "client")
+        metrics.recordSessionsEnded(1, reason: .client)
         try await makeDurable(after: floor)
         return .json(200, ["id": .string(id), "ended": true])
     }

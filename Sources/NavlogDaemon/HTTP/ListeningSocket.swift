@@ -54,7 +54,9 @@ enum ListeningSocket {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
         guard bound == 0, listen(descriptor, 512) == 0 else {
-            let error = failure("bind", "\(host):\(port)")
+            let code = errno
+            var error = failure("bind", "\(host):\(port)")
+            if code == EADDRINUSE { error.detail += "; stop what holds port \(port) or choose another listen.tcp.port" }
             Glibc.close(descriptor)
             throw error
         }

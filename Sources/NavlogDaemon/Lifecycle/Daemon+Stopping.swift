@@ -66,7 +66,7 @@ extension Daemon {
             let count = await registry.count
             sessions.withLock { $0 = count }
             await registry.endAll(reason: "shutdown")
-            metrics.recordSessionsEnded(count, reason: "shutdown")
+            metrics.recordSessionsEnded(count, reason: .shutdown)
         }
         _ = await ending.run(log: log) { await ended.wait(until: $0) }
 

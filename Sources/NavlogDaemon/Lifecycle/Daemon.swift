@@ -1,4 +1,5 @@
 import Foundation
+import NavlogCommandLine
 import NavlogEvents
 import NavlogHost
 import NavlogJournal
@@ -91,6 +92,7 @@ public actor Daemon {
         HostClock.wallOffsetNanoseconds.store(configuration.testing.wallClockOffsetSeconds * 1_000_000_000, ordering: .relaxed)
         var journalConfiguration = configuration.makeJournalConfiguration()
         journalConfiguration.clock = HostClock()
+        let leftovers = StartupLeftovers(journalDirectory: configuration.journal.directory)
         let writer = try JournalWriter(configuration: journalConfiguration)
         for file in writer.setAsideFiles { log.warn("journal file was not closed cleanly; set aside", ["file": file]) }
         let broadcaster = EventBroadcaster(redactor: writer.redactor)
@@ -100,6 +102,7 @@ public actor Daemon {
         let api = DaemonAPI(catalog: catalog, registry: registry, journal: writer, broadcaster: broadcaster, metrics: DaemonMetrics(otlpPush: pushMetrics),
                             log: log, settings: LiveSettings(configuration, catalog: catalog))
         var endpoints = Endpoints()
+        var boundSocketPath: String?
         do {
             let settings = MicroHTTPDaemon.Settings(
                 maximumBodyBytes: { [api] in api.maximumBodyBytes },
@@ -112,7 +115,9 @@ public actor Daemon {
                 ))
             }
             if let path = configuration.listen.unixSocket {
-                try serve(try ListeningSocket.unix(path: path))
+                let descriptor = try ListeningSocket.unix(path: path)
+                boundSocketPath = path
+                try serve(descriptor)
                 endpoints.unixSocket = path
             }
             if let tcp = configuration.listen.tcp {
@@ -124,6 +129,8 @@ public actor Daemon {
             for server in servers { server.close() }
             servers = []
             try? writer.close()
+            // Nothing was served: a socket file or an empty journal left behind would only mislead.
+            leftovers.remove(socketPath: boundSocketPath)
             throw error
         }
         self.api = api
@@ -131,7 +138,7 @@ public actor Daemon {
         maintenance = Task { [api, log] in await Self.maintain(api: api, log: log) }
         if let pushMetrics { startPush(metrics: pushMetrics) }
         log.info("listening", [
-            "unix_socket": endpoints.unixSocket ?? "-", "tcp": configuration.listen.tcp.map { "\($0.host):\(endpoints.tcpPort ?? 0)" } ?? "-",
+            "version": navlogVersion, "pid": String(getpid()), "unix_socket": endpoints.unixSocket ?? "-", "tcp": configuration.listen.tcp.map { "\($0.host):\(endpoints.tcpPort ?? 0)" } ?? "-",
             "journal": configuration.journal.directory, "run": writer.runID, "apps": api.settings.withLock { $0.appOrder.joined(separator: ",") },
             "token": configuration.token == nil ? "none" : "required",
         ])
@@ -146,7 +153,7 @@ public actor Daemon {
             api.broadcaster.heartbeat()
             let ended = await api.registry.endIdle(olderThan: .seconds(idleTimeoutSeconds))
             if !ended.isEmpty {
-                api.metrics.recordSessionsEnded(ended.count, reason: "idle timeout")
+                api.metrics.recordSessionsEnded(ended.count, reason: .idleTimeout)
                 log.info("ended idle sessions", ["sessions": ended.joined(separator: ","), "idle_timeout_s": String(idleTimeoutSeconds)])
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NavlogCommandLine
 import NavlogJournal
 import Synchronization
 
@@ -23,7 +24,7 @@ public final class DaemonMetrics: Sendable {
         var latencyCount: UInt64 = 0
         var latencySum: Double = 0
         var sessionsCreated: UInt64 = 0
-        var sessionsEnded: [String: UInt64] = [:]
+        var sessionsEnded: [SessionEndReason: UInt64] = [:]
         var reloads: [String: UInt64] = [:]
 
         /// Adds the request counters of `other` (a shard) to these.
@@ -55,8 +56,13 @@ public final class DaemonMetrics: Sendable {
     /// The OTLP push's counters, when it is enabled.
     public let otlpPush: OTLPPushMetrics?
 
+    /// When this process started, in seconds since the epoch (`/proc/self/stat`); nil where
+    /// it cannot be read.
+    let processStartSeconds: Double?
+
     public init(otlpPush: OTLPPushMetrics? = nil) {
         self.otlpPush = otlpPush
+        processStartSeconds = ProcessStartTime.secondsSinceEpoch()
     }
 
     // MARK: - Recording
@@ -88,8 +94,21 @@ public final class DaemonMetrics: Sendable {
 
     public func recordSessionCreated() { counters.withLock { $0.sessionsCreated += 1 } }
 
-    /// Counts sessions ended for `reason` (`client`, `idle timeout`, `shutdown`).
-    public func recordSessionsEnded(_ count: Int, reason: String) {
+    /// Why sessions end: the values of `navlog_sessions_ended_total`'s `reason` label, each
+    /// shown from the start, at 0 until a session ends so.
+    public enum SessionEndReason: String, Sendable, CaseIterable, Comparable {
+        /// `DELETE /v1/sessions/{id}`.
+        case client
+        /// Idle for `limits.idle_session_timeout_s`.
+        case idleTimeout = "idle timeout"
+        /// Ended by the daemon's shutdown.
+        case shutdown
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Counts sessions ended for `reason`.
+    public func recordSessionsEnded(_ count: Int, reason: SessionEndReason) {
         guard count > 0 else { return }
         counters.withLock { $0.sessionsEnded[reason, default: 0] += UInt64(count) }
     }
@@ -121,6 +140,12 @@ public final class DaemonMetrics: Sendable {
         }
         func number(_ value: Double) -> String { value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value) }
         let journal = snapshot.journal
+        metric("build_info", "gauge", "Always 1; the version of navlog that serves.", [(Self.labels(["version": navlogVersion]), "1")])
+        if let start = processStartSeconds {
+            // The name every Prometheus client library gives it, without navlog's prefix.
+            text += "# HELP process_start_time_seconds Start time of the process since unix epoch in seconds.\n"
+            text += "# TYPE process_start_time_seconds gauge\nprocess_start_time_seconds \(number(start))\n"
+        }
         metric("journal_events_recorded_total", "counter", "Events committed to the journal.", [("", String(journal.eventsRecorded))])
         metric("journal_events_dropped_total", "counter", "Events that never reached the journal (queue full, write errors).", [("", String(journal.eventsDropped))])
         metric("journal_bytes_written_total", "counter", "Compressed block bytes committed to the journal.", [("", String(journal.bytesWritten))])
@@ -131,7 +156,7 @@ public final class DaemonMetrics: Sendable {
         metric("sessions_active", "gauge", "Live sessions.", [("", String(snapshot.activeSessions))])
         metric("sessions_created_total", "counter", "Sessions started.", [("", String(counters.sessionsCreated))])
         metric("sessions_ended_total", "counter", "Sessions ended, by reason.",
-               counters.sessionsEnded.sorted { $0.key < $1.key }.map { (Self.labels(["reason": $0.key]), String($0.value)) })
+               SessionEndReason.allCases.sorted().map { (Self.labels(["reason": $0.rawValue]), String(counters.sessionsEnded[$0] ?? 0)) })
         metric("stream_subscribers", "gauge", "Open /v1/events streams.", [("", String(snapshot.streamSubscribers))])
         metric("stream_events_dropped_total", "counter", "Events not sent to a slow /v1/events subscriber.", [("", String(snapshot.streamEventsDropped))])
         metric("config_reloads_total", "counter", "SIGHUP reloads, by outcome.",

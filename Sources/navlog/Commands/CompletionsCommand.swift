@@ -1,3 +1,5 @@
+import NavlogCommandLine
+
 /// `navlog completions SHELL`: the shell completion script for bash, zsh or fish.
 struct CompletionsCommand: ParsableCommand {
     static let spec = CommandSpec(

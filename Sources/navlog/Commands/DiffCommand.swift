@@ -26,10 +26,10 @@ struct DiffCommand: ParsableCommand {
             .value("alpha", "A", help: "Family-wise significance level after Holm correction.", default: "0.01"),
             .value("noise-threshold", "T", help: "Smallest relative change that counts, as 5% or 0.05.", default: "5%"),
             .value("noise-floor", "MS", help: "Smallest change of a duration's median that counts, in milliseconds.", default: "1"),
-            .value("min-samples", "N", help: "Fewer samples than this on a side is reported as too few.", default: "5"),
+            .value("min-samples", "N", help: "Fewer samples than this on a side is reported as too few.", in: 2...1_000_000, default: "5"),
             .value("gate", "METRIC", help: "Fail on this metric too: \(MetricFamily.allCases.map(\.rawValue).joined(separator: ", ")).", repeatable: true),
             .value("no-gate", "METRIC", help: "Report this metric without failing on it.", repeatable: true),
-            .value("context", "N", help: "Unchanged events shown around each change of an exact diff.", default: "3"),
+            .value("context", "N", help: "Unchanged events shown around each change of an exact diff.", in: 0...100, default: "3"),
             .value("output", short: "o", "FORMAT", help: "text, json or markdown.", default: "text"),
             .value("junit", "FILE", help: "Also write JUnit XML: one testcase per scenario session, structural check and metric."),
             .flag("github-annotations", help: "Also print GitHub Actions ::error/::warning lines (text and markdown output only)."),
@@ -78,8 +78,8 @@ struct DiffCommand: ParsableCommand {
             guard let number = Double(text), number >= 0, number <= 3_600_000 else { throw UsageError("option '--noise-floor' must be milliseconds from 0 to 3600000, not '\(text)'") }
             settings.noiseFloorMilliseconds = number
         }
-        if let minimum = try arguments.integer("min-samples", in: 2...1_000_000) { settings.minimumSamples = minimum }
-        if let context = try arguments.integer("context", in: 0...100) { settings.contextLines = context }
+        if let minimum = try arguments.integer("min-samples") { settings.minimumSamples = minimum }
+        if let context = try arguments.integer("context") { settings.contextLines = context }
         for (option, isGating) in [("gate", true), ("no-gate", false)] {
             for name in arguments.values(option) {
                 guard let family = MetricFamily(rawValue: name) else {

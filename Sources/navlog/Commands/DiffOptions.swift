@@ -10,7 +10,7 @@ enum DiffOptions {
         .value("funnel", "[NAME=]A,B,C", help: "A funnel over these screens, in order: its conversion and time to convert are compared.", repeatable: true),
         .value("ending", "SCREEN", help: "A screen where a session may end without being a dead end.", repeatable: true),
         .value("ignore-field", "PATH", help: "A payload field left out of the exact comparison, such as parameters.latency_ms.", repeatable: true),
-        .value("sample-limit", "N", help: "The most values kept per metric (a seeded reservoir beyond it).", default: "2000"),
+        .value("sample-limit", "N", help: "The most values kept per metric (a seeded reservoir beyond it).", in: 16...10_000_000, default: "2000"),
     ]
 
     /// The settings from `--config`, then the flags over it.
@@ -35,7 +35,7 @@ enum DiffOptions {
         settings.funnels = Dictionary(grouping: settings.funnels + funnels, by: \.name).values.map { $0.last! }.sorted { $0.name < $1.name }
         settings.expectedEndings += arguments.values("ending")
         settings.ignoredFields += arguments.values("ignore-field")
-        if let limit = try arguments.integer("sample-limit", in: 16...10_000_000) { settings.sampleLimit = limit }
+        if let limit = try arguments.integer("sample-limit") { settings.sampleLimit = limit }
         return settings
     }
 

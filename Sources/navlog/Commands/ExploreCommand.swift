@@ -21,8 +21,8 @@ struct ExploreCommand: ParsableCommand {
         arguments: [ArgumentSpec(name: "APP", help: "The app to explore (see 'navlog apps').")],
         options: [
             .value("seed", "N", help: "The seed of the first session.", default: "1"),
-            .value("steps", "K", help: "Steps per session.", default: "100"),
-            .value("sessions", "S", help: "How many sessions to walk, in parallel.", default: "1"),
+            .value("steps", "K", help: "Steps per session.", in: 1...1_000_000, default: "100"),
+            .value("sessions", "S", help: "How many sessions to walk, in parallel.", in: 1...100_000, default: "1"),
             .value("back-bias", "P", help: "The chance, from 0 to 1, that a step goes back where it can.",
                    default: String(Explorer.Configuration.defaultBackBias)),
             .value("param", short: "p", "KEY=VALUE", help: "An app parameter.", repeatable: true),
@@ -45,8 +45,8 @@ struct ExploreCommand: ParsableCommand {
             throw UsageError("option '--seed' must be a non-negative integer, not '\(arguments.value("seed")!)'")
         }
         self.seed = seed
-        steps = try arguments.integer("steps", in: 1...1_000_000) ?? 100
-        sessions = try arguments.integer("sessions", in: 1...100_000) ?? 1
+        steps = try arguments.integer("steps") ?? 100
+        sessions = try arguments.integer("sessions") ?? 1
         let biasText = arguments.value("back-bias") ?? String(Explorer.Configuration.defaultBackBias)
         guard let backBias = Double(biasText), backBias >= 0, backBias <= 1 else {
             throw UsageError("option '--back-bias' must be a number from 0 to 1, not '\(biasText)'")

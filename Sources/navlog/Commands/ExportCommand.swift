@@ -1,4 +1,5 @@
 import Foundation
+import NavlogCommandLine
 import NavlogEvents
 import NavlogExport
 import NavlogJournal
@@ -28,7 +29,7 @@ struct ExportCommand: ParsableCommand {
         options: filterSpecs + [
             .value("format", "FORMAT", help: "ndjson, otlp-json, chrome-trace or clickhouse.", default: "ndjson"),
             .flag("otlp-logs", help: "With otlp-json: write ExportLogsServiceRequest lines instead of traces."),
-            .value("batch-size", "N", help: "With otlp-json: spans or log records per request line.", default: "512"),
+            .value("batch-size", "N", help: "With otlp-json: spans or log records per request line.", in: 1...1_000_000, default: "512"),
             .value("service-name", "NAME", help: "With otlp-json: the service.name of every resource (default: the app, else navlog)."),
             .value("table", "TABLE", help: "With clickhouse: events, visits or schema.", default: "events"),
         ]
@@ -45,7 +46,7 @@ struct ExportCommand: ParsableCommand {
     init(_ arguments: ParsedArguments) throws {
         format = ExportFormat(rawValue: try arguments.choice("format", ExportFormat.allCases.map(\.rawValue), default: "ndjson"))!
         writesLogs = arguments.flag("otlp-logs")
-        batchSize = try arguments.integer("batch-size", in: 1...1_000_000) ?? 512
+        batchSize = try arguments.integer("batch-size") ?? 512
         serviceName = arguments.value("service-name")
         table = try arguments.choice("table", ["events", "visits", "schema"], default: "events")
         if format != .otlpJSON {

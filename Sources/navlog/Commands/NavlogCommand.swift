@@ -1,3 +1,5 @@
+import NavlogCommandLine
+
 /// `navlog`: the root of the command tree.
 struct NavlogCommand: ParsableCommand {
     static let spec = CommandSpec(

@@ -27,9 +27,10 @@ struct ReportCommand: ParsableCommand {
             .value("to", "SCREEN", help: "Show the paths that end at SCREEN.", repeatable: true),
             .value("ending", "SCREEN", help: "A screen where a session may end without being a dead end.", repeatable: true),
             .value("breakdown", "LABEL", help: "Break the core figures down by this run label, such as app_version.", repeatable: true),
-            .value("top", "N", help: "How many paths to list.", default: "10"),
-            .value("width", "COLUMNS", help: "Text width (default: the terminal's, or 100)."),
-            .value("double-push-ms", "MS", help: "Pushing the same screen twice within this is a smell.", default: "1000"),
+            .value("top", "N", help: "How many paths to list.", in: 1...10_000, default: "10"),
+            .value("width", "COLUMNS", help: "Text width.", in: 40...1000, default: "the terminal's, or 100"),
+            .value("double-push-ms", "MS", help: "Pushing the same screen twice within this is a smell.", in: 1...3_600_000, default: "1000"),
+            .flag("strict", help: "Exit 1 when --app, --funnel, --from, --to or --ending names something no session read shows."),
         ]
     )
 
@@ -37,6 +38,7 @@ struct ReportCommand: ParsableCommand {
     let format: ReportFormat
     let options: ReportOptions
     let width: Int
+    let isStrict: Bool
 
     init(_ arguments: ParsedArguments) throws {
         paths = try EventQuery.journalPaths(arguments)
@@ -56,10 +58,11 @@ struct ReportCommand: ParsableCommand {
         options.pathsTo = arguments.values("to")
         options.expectedEndings = Set(arguments.values("ending"))
         options.breakdownLabels = arguments.values("breakdown")
-        options.topCount = try arguments.integer("top", in: 1...10_000) ?? 10
-        options.doublePushInterval = UInt64(try arguments.integer("double-push-ms", in: 1...3_600_000) ?? 1000) * 1_000_000
+        options.topCount = try arguments.integer("top") ?? 10
+        options.doublePushInterval = UInt64(try arguments.integer("double-push-ms") ?? 1000) * 1_000_000
         self.options = options
-        width = try arguments.integer("width", in: 40...1000) ?? ReportCommand.terminalWidth()
+        width = try arguments.integer("width") ?? ReportCommand.terminalWidth()
+        isStrict = arguments.flag("strict")
     }
 
     func run() async throws -> Int32 {
@@ -78,7 +81,11 @@ struct ReportCommand: ParsableCommand {
         var text = analysis.value.rendered(as: format, width: width)
         if !text.hasSuffix("\n") { text += "\n" }
         Output.standardOutput(text)
-        return GapWarnings.report(analysis.gaps, command: "navlog report")
+        let gapStatus = GapWarnings.report(analysis.gaps, command: "navlog report")
+        let unseen = analysis.value.unseenNames(in: options)
+        guard !unseen.isEmpty else { return gapStatus }
+        Output.standardError(unseen.map { "navlog report: warning: \($0)\n" }.joined())
+        return isStrict ? ExitCode.finding : gapStatus
     }
 
     /// The width of the terminal on stdout, else `COLUMNS`, else 100.

@@ -47,7 +47,7 @@ struct TailCommand: ParsableCommand {
         abstract: "Print the last events of journals; with -f, keep printing new ones.",
         arguments: [EventQuery.argument],
         options: EventQuery.specs + [
-            .value("lines", short: "n", "N", help: "How many of the last events to print first.", default: "10"),
+            .value("lines", short: "n", "N", help: "How many of the last events to print first.", in: 0...10_000_000, default: "10"),
             .flag("follow", short: "f", help: "Keep printing events as writers commit them, until interrupted."),
         ]
     )
@@ -58,7 +58,7 @@ struct TailCommand: ParsableCommand {
 
     init(_ arguments: ParsedArguments) throws {
         query = try EventQuery(arguments)
-        count = try arguments.integer("lines", in: 0...10_000_000) ?? 10
+        count = try arguments.integer("lines") ?? 10
         follows = arguments.flag("follow")
     }
 

@@ -55,10 +55,7 @@ enum ManPage {
         for option in spec.options {
             var tag = (option.short.map { "\\fB\\-\($0)\\fR, " } ?? "") + "\\fB\\-\\-\(escape(option.name))\\fR"
             if let value = option.valueName { tag += " \\fI\(escape(value))\\fR" }
-            var help = option.help
-            if let value = option.defaultValue { help += " (default: \(value))" }
-            if option.isRepeatable { help += " (repeatable)" }
-            lines += [".TP", tag, escape(help)]
+            lines += [".TP", tag, escape(option.fullHelp)]
         }
         lines += [".TP", "\\fB\\-h\\fR, \\fB\\-\\-help\\fR", "Show help information."]
         return lines

@@ -6,11 +6,14 @@ struct ParsedArguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    /// The options the command declares, for what they say about their values (ranges).
+    private let options: [OptionSpec]
 
     /// Parses `arguments` against `spec`: `--name value`, `--name=value`, `-n value`, flags,
     /// and `--` before positionals that start with a dash.
     init(_ arguments: [String], spec: CommandSpec, commandPath: String) throws {
         self.commandPath = commandPath
+        self.options = spec.options
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -94,11 +97,14 @@ struct ParsedArguments {
         return value
     }
 
-    /// The value of `name` as an integer in `range`.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+    /// The value of `name` as an integer in the range its ``OptionSpec`` declares.
+    func integer(_ name: String) throws -> Int? {
+        guard let range = options.first(where: { $0.name == name })?.range else {
+            preconditionFailure("option '--\(name)' declares no range")
+        }
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("option '--\(name)' must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError("option '--\(name)' must be an integer \(OptionSpec.describe(range)), not '\(text)'")
         }
         return number
     }

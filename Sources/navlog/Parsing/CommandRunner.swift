@@ -1,4 +1,5 @@
 import Foundation
+import NavlogCommandLine
 
 /// Walks the command tree, prints help, parses arguments and runs the chosen command,
 /// turning every error into one line on stderr and the right exit code.
@@ -68,34 +69,16 @@ enum CommandRunner {
 
     /// Returns the help text of a command: usage, abstract, arguments, options, subcommands.
     static func helpText(for spec: CommandSpec, path: [String]) -> String {
-        var lines = ["OVERVIEW: \(spec.abstract)", ""]
-        if !spec.discussion.isEmpty { lines += [spec.discussion, ""] }
-        var usage = spec.usageLine
-        usage = ([path.dropLast().joined(separator: " ")].filter { !$0.isEmpty } + [usage]).joined(separator: " ")
-        lines += ["USAGE: \(usage)", ""]
-        func row(_ left: String, _ right: String) -> String {
-            let padded = left.count < 26 ? left + String(repeating: " ", count: 26 - left.count) : left + "\n" + String(repeating: " ", count: 28)
-            return "  " + padded + right
-        }
-        if !spec.arguments.isEmpty {
-            lines.append("ARGUMENTS:")
-            for argument in spec.arguments { lines.append(row(argument.name, argument.help)) }
-            lines.append("")
-        }
-        lines.append("OPTIONS:")
-        for option in spec.options {
-            var help = option.help
-            if let value = option.defaultValue { help += " (default: \(value))" }
-            if option.isRepeatable { help += " (repeatable)" }
-            lines.append(row(option.displayName, help))
-        }
-        lines.append(row("-h, --help", "Show help information."))
-        if !spec.subcommands.isEmpty {
-            lines += ["", "SUBCOMMANDS:"]
-            for sub in spec.subcommands { lines.append(row(sub.spec.name, sub.spec.abstract)) }
-            lines += ["", "  See '\(path.joined(separator: " ")) help <subcommand>' for detailed help."]
-        }
-        return lines.joined(separator: "\n") + "\n"
+        let usage = ([path.dropLast().joined(separator: " ")].filter { !$0.isEmpty } + [spec.usageLine]).joined(separator: " ")
+        return HelpLayout(
+            abstract: spec.abstract,
+            discussion: spec.discussion,
+            usage: usage,
+            arguments: spec.arguments.map { HelpLayout.Row($0.name, $0.help) },
+            options: spec.options.map { HelpLayout.Row($0.displayName, $0.fullHelp) },
+            subcommands: spec.subcommands.map { HelpLayout.Row($0.spec.name, $0.spec.abstract) },
+            commandPath: path.joined(separator: " ")
+        ).rendered()
     }
 }
 
@@ -109,5 +92,3 @@ enum Output {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
-
-let navlogVersion = "0.1.0"

@@ -13,16 +13,34 @@ struct OptionSpec: Sendable {
     var isRepeatable = false
     /// The default, shown in help.
     var defaultValue: String?
+    /// The integers the option accepts: ``ParsedArguments/integer(_:)`` refuses others, and
+    /// help shows the range, so the limits have this one home.
+    var range: ClosedRange<Int>?
 
     static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(name: name, short: short, valueName: nil, help: help)
     }
 
+    /// An option with a value; with `range`, an integer that must lie in it.
     static func value(
         _ name: String, short: Character? = nil, _ valueName: String, help: String,
-        repeatable: Bool = false, default defaultValue: String? = nil
+        repeatable: Bool = false, in range: ClosedRange<Int>? = nil, default defaultValue: String? = nil
     ) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: valueName, help: help, isRepeatable: repeatable, defaultValue: defaultValue)
+        OptionSpec(name: name, short: short, valueName: valueName, help: help, isRepeatable: repeatable, defaultValue: defaultValue, range: range)
+    }
+
+    /// The help as `--help` shows it: the text, then the default and whether it repeats.
+    var fullHelp: String {
+        var text = help
+        if let range { text += " (\(Self.describe(range)))" }
+        if let defaultValue { text += " (default: \(defaultValue))" }
+        if isRepeatable { text += " (repeatable)" }
+        return text
+    }
+
+    /// Returns a range as help and errors show it, such as `from 1 to 1,000,000`.
+    static func describe(_ range: ClosedRange<Int>) -> String {
+        "from \(range.lowerBound.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) to \(range.upperBound.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))))"
     }
 
     var displayName: String {
