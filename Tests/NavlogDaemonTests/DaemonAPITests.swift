@@ -158,14 +158,27 @@ final class DaemonAPITests: XCTestCase {
 
 final class NavlogAgainstDaemonTests: XCTestCase {
     func testNavlogListsTheDaemonsSessionsAndReadsItsJournal() throws {
-        let daemon = try DaemonHarness(self, token: nil)
+        // Each request committed before it is answered, so the journal holds what a listing counts.
+        let directory = makeTemporaryDirectory(self)
+        let daemon = try DaemonHarness(self, overrides: ["journal": ["directory": .string(directory + "/journal"), "durability": "flush_per_request"]],
+                                       token: nil, directory: directory)
         XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app":"tabs"}"#).status, 201)
         XCTAssertEqual(try daemon.request("POST", "/v1/sessions", body: #"{"app":"master-detail"}"#).status, 201)
         XCTAssertEqual(try daemon.request("DELETE", "/v1/sessions/s-1").status, 200)
 
         let listed = try runTool(productPath("navlog"), ["sessions", "--socket", daemon.socketPath])
         XCTAssertEqual(listed.status, 0, listed.stderr)
-        XCTAssertEqual(listed.stdout, "session  app            idle\ns-2      master-detail  0s\n1 live session(s)\n")
+        XCTAssertEqual(try daemon.request("POST", "/v1/sessions/s-2/actions", body: #"{"element":"open-detail"}"#).status, 200)
+        let listedAgain = try runTool(productPath("navlog"), ["sessions", "--socket", daemon.socketPath])
+        let rows = listedAgain.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        XCTAssertEqual(rows.first, ["session", "app", "screen", "events", "started", "idle", "last", "action"], listedAgain.stdout)
+        let row = try XCTUnwrap(rows.dropFirst().first)
+        XCTAssertEqual(Array(row.prefix(3)), ["s-2", "master-detail", "Detail#1"], listedAgain.stdout)
+        XCTAssertTrue(row.count == 8 && row[4].hasSuffix("Z") && row[5] == "0s" && row[6...] == ["action", "open-detail"], listedAgain.stdout)
+        XCTAssertTrue(listedAgain.stdout.hasSuffix("1 live session(s) in run \(try XCTUnwrap(rows.last?.last))\n"))
+        // The events listed are those the journal holds for s-2.
+        let recorded = try runTool(productPath("navlog"), ["show", daemon.directory + "/journal", "--session", "s-2", "-o", "json"])
+        XCTAssertEqual(recorded.stdout.split(separator: "\n").count, try XCTUnwrap(Int(row[3])), recorded.stderr)
         let port = try XCTUnwrap(daemon.tcpPort)
         let json = try runTool(productPath("navlog"), ["sessions", "--url", "http://127.0.0.1:\(port)", "-o", "json"])
         XCTAssertEqual(try JSONValue(parsing: json.stdout).arrayValue?.compactMap { $0["id"]?.stringValue }, ["s-2"])

@@ -70,9 +70,13 @@ extension DaemonAPI {
         var sessions: [JSONValue] = []
         for session in await registry.all {
             let idle = session.lastActivity.duration(to: .now)
+            let summary = session.summary()
             sessions.append([
                 "id": .string(session.id), "app": .string(session.appName),
                 "idle_seconds": .int(idle.components.seconds),
+                "run": .string(journal.runID), "started_at": .string(Event.formatTime(session.startedWallNanoseconds)),
+                "events": .int(Int64(summary.eventCount)), "screen": summary.screen.map(JSONValue.string) ?? .null,
+                "last_action": summary.lastCommand.map(JSONValue.string) ?? .null,
             ])
         }
         return .json(200, ["sessions": .array(sessions)])

@@ -21,7 +21,12 @@ public final class Session: Sendable {
         var wakeUp: Task<Void, Never>?
         /// The monotonic time of the last command, for idle timeouts.
         var lastActivity: ContinuousClock.Instant = .now
+        /// The last command, without the value it entered (which may be private).
+        var lastCommand: String?
     }
+
+    /// When the session started, in nanoseconds since 1970 (its clock's wall time).
+    public let startedWallNanoseconds: Int64
 
     private let guarded: Mutex<Guarded>
 
@@ -34,6 +39,7 @@ public final class Session: Sendable {
         self.appName = app.name
         self.timeMode = timeMode
         let core = try SessionCore(id: id, app: app, parameters: parameters, sink: sink, timeMode: timeMode, attributes: attributes)
+        startedWallNanoseconds = SystemEventClock().now().wall
         guarded = Mutex(Guarded(core: core))
     }
 
@@ -56,6 +62,7 @@ public final class Session: Sendable {
     public func performNow(_ command: SessionCommand) throws -> NavigationState {
         try guarded.withLock { guarded in
             guarded.lastActivity = .now
+            guarded.lastCommand = Self.describeWithoutValue(command)
             try guarded.core.perform(command)
             scheduleWakeUp(&guarded)
             return guarded.core.state()
@@ -75,6 +82,33 @@ public final class Session: Sendable {
 
     /// The monotonic time of the last command, for idle timeouts.
     public var lastActivity: ContinuousClock.Instant { guarded.withLock { $0.lastActivity } }
+
+    /// What an operator sees of a live session (`navlog sessions`).
+    public struct Summary: Sendable {
+        /// The visible screen, such as `Detail#1`.
+        public var screen: String?
+        /// Events recorded so far.
+        public var eventCount: UInt64
+        /// The last command, such as `action open-detail` or `back`; values are left out.
+        public var lastCommand: String?
+    }
+
+    /// The session's visible screen, events recorded and last command, now.
+    public func summary() -> Summary {
+        guarded.withLock { guarded in
+            Summary(
+                screen: guarded.core.context.window.visibleScreen?.id,
+                eventCount: guarded.core.context.nextEventNumber - 1,
+                lastCommand: guarded.lastCommand
+            )
+        }
+    }
+
+    /// `command` as a summary shows it: an action's element without the value it entered.
+    static func describeWithoutValue(_ command: SessionCommand) -> String {
+        if case .action(let element, _) = command { return "action \(element)" }
+        return command.description
+    }
 
     /// Whether the session has ended.
     public var hasEnded: Bool { guarded.withLock { $0.core.hasEnded } }

@@ -118,14 +118,22 @@ struct SessionsCommand: ParsableCommand {
             Output.standardOutput(JSONValue.array(sessions).serialized() + "\n")
             return ExitCode.success
         }
-        var lines = ["session  app            idle"]
-        for session in sessions {
-            let id = session["id"]?.stringValue ?? "?"
-            let app = session["app"]?.stringValue ?? "?"
-            let idle = session["idle_seconds"]?.doubleValue.map { String(format: "%.0fs", $0) } ?? "?"
-            lines.append(id.padding(toLength: 8, withPad: " ", startingAt: 0) + " " + app.padding(toLength: 14, withPad: " ", startingAt: 0) + " " + idle)
+        // Columns as wide as their widest value; the start to the second, in UTC.
+        let rows: [[String]] = [["session", "app", "screen", "events", "started", "idle", "last action"]] + sessions.map { session in
+            let started = session["started_at"]?.stringValue.map { $0.count > 19 ? String($0.prefix(19)) + "Z" : $0 } ?? "?"
+            return [
+                session["id"]?.stringValue ?? "?", session["app"]?.stringValue ?? "?", session["screen"]?.stringValue ?? "-",
+                session["events"]?.intValue.map(String.init) ?? "?", started,
+                session["idle_seconds"]?.doubleValue.map { String(format: "%.0fs", $0) } ?? "?", session["last_action"]?.stringValue ?? "-",
+            ]
         }
-        lines.append("\(sessions.count) live session(s)")
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var lines = rows.map { row in
+            row.enumerated().map { column, value in column == row.count - 1 ? value : value.padding(toLength: widths[column], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }
+        let runs = Set(sessions.compactMap { $0["run"]?.stringValue }).sorted()
+        lines.append("\(sessions.count) live session(s)" + (runs.isEmpty ? "" : " in run \(runs.joined(separator: ", "))"))
         Output.standardOutput(lines.joined(separator: "\n") + "\n")
         return ExitCode.success
     }
