@@ -138,6 +138,20 @@ final class ShowAndExploreTests: XCTestCase {
         XCTAssertEqual(ahead, Double(stated), accuracy: 5, "the last event is \(ahead) s past the end of the run; the summary says \(stated) s")
     }
 
+    /// show prints each time with its date and zone: the local one from TZ, or UTC with --utc,
+    /// the same instant as the JSON's time.
+    func testShowPrintsTimesInTheLocalZoneOrUTC() throws {
+        let path = makeTemporaryDirectory(self) + "/journal"
+        XCTAssertEqual(try Product.navlog.run(["run", "--script", "Config/scenarios/tabs.scenario", "--journal", path]).status, 0)
+        let first = try XCTUnwrap(try [Event](jsonLines: try Product.navlog.run(["show", path, "-o", "json"]).stdout).first)
+        let utc = Event.formatTime(first.wallNanoseconds, fractionDigits: 3)
+        let local = try Product.navlog.run(["show", path], environment: ["TZ": "Asia/Kolkata"]).stdout
+        let shifted = String(Event.formatTime(first.wallNanoseconds + 19_800_000_000_000, fractionDigits: 3).dropLast()) + "+05:30"
+        XCTAssertTrue(local.split(separator: "\n").first?.contains("  \(shifted)  ") == true, "\(shifted) in \(local.prefix(200))")
+        let inUTC = try Product.navlog.run(["show", path, "--utc"], environment: ["TZ": "Asia/Kolkata"]).stdout
+        XCTAssertTrue(inUTC.split(separator: "\n").first?.contains("  \(utc)  ") == true, "\(utc) in \(inUTC.prefix(200))")
+    }
+
     /// `-o json` of explore and run: one object whose counts and run match the journal they
     /// wrote, read back with show.
     func testExploreAndRunPrintOneJSONObjectThatMatchesTheirJournal() throws {

@@ -2,8 +2,8 @@
 /// fields that changed as `-`/`+` lines.
 ///
 /// ```
-/// s-1     12  10:00:00.124  screen.push             DetailCoordinator#1  [Detail#1]  ←11  depth=2 stack=NavigationStack#1
-/// s-1     13  10:00:00.124  viewmodel.change        DetailPresenter#1  [Detail#1]  ←11  DetailViewModel
+/// s-1     12  2026-12-01T10:00:00.124Z  screen.push       DetailCoordinator#1  [Detail#1]  ←11  depth=2 stack=NavigationStack#1
+/// s-1     13  2026-12-01T10:00:00.124Z  viewmodel.change  DetailPresenter#1  [Detail#1]  ←11  DetailViewModel
 ///         - title: "Loading…"
 ///         + title: "Coordinators"
 ///
@@ -15,8 +15,11 @@
 /// 24 characters, which tells apart the `s-1` of every run in a journal directory:
 ///
 /// ```
-/// r-mx6bnfsd-29k4bg/s-1        12  10:00:00.124  screen.push             DetailCoordinator#1  …
+/// r-mx6bnfsd-29k4bg/s-1        12  2026-12-01T10:00:00.124Z  screen.push             DetailCoordinator#1  …
 /// ```
+///
+/// Times carry their date and zone: UTC as `Z`, or with ``timeZone`` another offset, such as
+/// `2026-12-01T11:00:00.124+01:00`.
 public struct EventTextFormatter: Sendable {
     /// Whether to print the wall-clock time of day.
     public var showsTime: Bool
@@ -24,11 +27,27 @@ public struct EventTextFormatter: Sendable {
     public var showsSession: Bool
     /// Whether the session column shows the run too, as `RUN/SESSION`.
     public var showsRun: Bool
+    /// The seconds east of UTC of the zone times are shown in, at a time in ns since 1970;
+    /// nil shows UTC.
+    public var timeZone: (@Sendable (Int64) -> Int)?
 
-    public init(showsTime: Bool = true, showsSession: Bool = true, showsRun: Bool = false) {
+    public init(showsTime: Bool = true, showsSession: Bool = true, showsRun: Bool = false, timeZone: (@Sendable (Int64) -> Int)? = nil) {
         self.showsTime = showsTime
         self.showsSession = showsSession
         self.showsRun = showsRun
+        self.timeZone = timeZone
+    }
+
+    /// The time of `wallNanoseconds` as text shows it: date, time to the millisecond and zone,
+    /// `2026-12-01T10:00:00.124Z` or `2026-12-01T11:00:00.124+01:00`.
+    public func formatTime(_ wallNanoseconds: Int64) -> String {
+        let offset = timeZone?(wallNanoseconds) ?? 0
+        let local = Event.formatTime(wallNanoseconds &+ Int64(offset) * 1_000_000_000, fractionDigits: 3)
+        guard offset != 0 else { return local }
+        let minutes = abs(offset) / 60
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let zone = (offset < 0 ? "-" : "+") + twoDigits(minutes / 60) + ":" + twoDigits(minutes % 60)
+        return String(local.dropLast()) + zone
     }
 
     /// Returns the text form of `event`, possibly several lines, without a trailing newline.
@@ -37,10 +56,7 @@ public struct EventTextFormatter: Sendable {
         var columns: [String] = []
         if showsSession { columns.append(showsRun ? pad("\(event.run)/\(event.session)", 24) : event.session) }
         columns.append(pad(String(event.sessionSeq), 5, right: true))
-        if showsTime {
-            let time = Event.formatTime(event.wallNanoseconds)
-            columns.append(String(time.dropFirst(11).prefix(12)))
-        }
+        if showsTime { columns.append(formatTime(event.wallNanoseconds)) }
         columns.append(pad(event.kind.rawValue, 22))
         columns.append(event.subject)
         if let screen = event.screen, screen != event.subject { columns.append("[\(screen)]") }

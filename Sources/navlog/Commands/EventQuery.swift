@@ -15,6 +15,7 @@ struct EventQuery {
         .value("output", short: "o", "FORMAT", help: "text, json (one event a line) or json-seq (RFC 7464).", default: "text"),
         .flag("show-cursor", help: "After the events, print the cursor of the last one to stderr."),
         .flag("no-time", help: "Text output without the time column."),
+        .flag("utc", help: "Text output with times in UTC (Z) rather than the local zone (TZ)."),
     ]
 
     /// `--session`, as every reading command takes it.
@@ -26,6 +27,12 @@ struct EventQuery {
 
     static let argument = ArgumentSpec(name: "PATH", help: "Journal directories or .navlog files (default: ./journal).", isOptional: true, isVariadic: true)
 
+    /// The offset from UTC of `zone` (`TimeZone.current`: `TZ`, else the system's zone) at a
+    /// time in ns since 1970, in seconds.
+    static func localZoneOffset(_ zone: TimeZone) -> @Sendable (Int64) -> Int {
+        { wallNanoseconds in zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wallNanoseconds) / 1e9)) }
+    }
+
     let paths: [String]
     let filter: EventFilter
     let format: String
@@ -36,7 +43,8 @@ struct EventQuery {
         paths = try EventQuery.journalPaths(arguments)
         format = try arguments.choice("output", ["text", "json", "json-seq"], default: "text")
         showsCursor = arguments.flag("show-cursor")
-        formatter = EventTextFormatter(showsTime: !arguments.flag("no-time"), showsSession: true, showsRun: true)
+        formatter = EventTextFormatter(showsTime: !arguments.flag("no-time"), showsSession: true, showsRun: true,
+                                       timeZone: arguments.flag("utc") ? nil : EventQuery.localZoneOffset(TimeZone.current))
         var filter = EventFilter()
         let selection = try EventQuery.selection(arguments, paths: paths)
         filter.runs = selection.runs
