@@ -28,6 +28,8 @@ final class ConfigurationTests: XCTestCase {
             (#"{"journal": {"flush_interval_ms": "fast"}}"#, #"journal.flush_interval_ms: must be a positive integer, got "fast""#),
             (#"{"journal": {"flush_interval_ms": 0}}"#, "journal.flush_interval_ms: must be a positive integer, got 0"),
             (#"{"journal": {"overflow": "spill"}}"#, #"journal.overflow: must be "block" or "drop", got "spill""#),
+            (#"{"log": {"access": "yes"}}"#, #"log.access: must be true or false, got "yes""#),
+            (#"{"log": {"acces": true}}"#, "log.acces: unknown key; known keys here: access"),
             (#"{"journal": {"flush_interval": 100}}"#, "journal.flush_interval: unknown key; known keys here: batch_size, directory, durability, flush_interval_ms, "
                 + "overflow, queue_capacity, retention_age_s, retention_bytes, rotate_age_s, rotate_bytes"),
             (#"{"listen": {"tcp": {"host": "example.org"}}}"#, #"listen.tcp.host: must be an IPv4 address such as 127.0.0.1, got "example.org""#),

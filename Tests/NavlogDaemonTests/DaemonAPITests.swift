@@ -156,6 +156,27 @@ final class DaemonAPITests: XCTestCase {
     }
 }
 
+/// `log.access`: a logfmt line per answered request, with no query string or token in it.
+final class AccessLogTests: XCTestCase {
+    func testAccessLogLinesNameEachRequestAndNoQuery() throws {
+        let quiet = try DaemonHarness(self)
+        XCTAssertEqual(try quiet.request("GET", "/v1/health").status, 200)
+        XCTAssertEqual(quiet.terminate(), 0)
+        XCTAssertFalse(quiet.log.contains("msg=request"), "off by default")
+
+        let daemon = try DaemonHarness(self, overrides: ["log": ["access": true]])
+        XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        XCTAssertEqual(try daemon.request("GET", "/v1/sessions/s-9?secret=1").status, 404)
+        XCTAssertEqual(daemon.terminate(), 0)
+        // The last two: the harness asks for health itself while it waits for the daemon.
+        let lines = Array(daemon.log.split(separator: "\n").filter { $0.contains("msg=request") }.suffix(2))
+        XCTAssertEqual(lines.count, 2, daemon.log)
+        XCTAssertTrue(lines[0].contains("method=GET path=/v1/health route=/v1/health status=200 ms="), String(lines[0]))
+        XCTAssertTrue(lines[1].contains("method=GET path=/v1/sessions/s-9 route=/v1/sessions/{id} status=404 ms="), String(lines[1]))
+        XCTAssertFalse(daemon.log.contains("secret"))
+    }
+}
+
 final class NavlogAgainstDaemonTests: XCTestCase {
     func testNavlogListsTheDaemonsSessionsAndReadsItsJournal() throws {
         // Each request committed before it is answered, so the journal holds what a listing counts.

@@ -22,6 +22,8 @@ struct LiveSettings: Sendable {
     var idleSessionTimeoutSeconds: Int
     /// `journal.durability` is `flush_per_request`: answers wait for their events' commit.
     var flushesPerRequest: Bool
+    /// `log.access`: a line per answered request.
+    var logsAccess: Bool
 
     init(_ configuration: DaemonConfiguration, catalog: AppCatalog) {
         let enabled = configuration.enabledApps(of: catalog)
@@ -33,6 +35,7 @@ struct LiveSettings: Sendable {
         requestTimeoutSeconds = configuration.limits.requestTimeoutSeconds
         idleSessionTimeoutSeconds = configuration.limits.idleSessionTimeoutSeconds
         flushesPerRequest = configuration.journal.durability == .flushPerRequest
+        logsAccess = configuration.logsAccess
     }
 }
 
@@ -216,6 +219,11 @@ public final class DaemonAPI: Sendable {
     func observe(_ request: HTTPRequest, status: Int, nanoseconds: UInt64) {
         let route = request.route ?? Route.match(request.path, in: Self.routes).template
         metrics.recordRequest(method: request.method, route: route, status: status, nanoseconds: nanoseconds)
+        if settings.withLock({ $0.logsAccess }) {
+            // The path only: a query may carry a session or a cursor, and headers a token.
+            log.info("request", ["method": String(request.method.prefix(32)), "path": String(request.path.prefix(256)), "route": route,
+                                 "status": String(status), "ms": String(format: "%.3f", Double(nanoseconds) / 1e6)])
+        }
     }
 
     /// With `journal.durability: flush_per_request`, waits until what the request recorded is

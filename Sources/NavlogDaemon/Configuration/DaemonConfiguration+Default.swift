@@ -38,6 +38,9 @@ extension DaemonConfiguration {
             "close_timeout_s": 10,
             "stream_buffer_events": 4096
           },
+          "log": {
+            "access": false
+          },
           "apps": {
             "master-detail": { "enabled": true, "parameters": { "detail_style": "push" } },
             "articles": { "enabled": true, "parameters": { "latency_ms": 300, "failure_rate": 0 } },

@@ -24,6 +24,7 @@ extension DaemonConfiguration {
         if let value = root.value("listen") { try parseListen(value) }
         if let value = root.value("auth") { try parseAuth(value) }
         if let value = root.value("limits") { try parseLimits(value) }
+        if let value = root.value("log") { try parseLog(value) }
         if let value = root.value("testing") { try parseTesting(value) }
         if let value = root.value("apps") { apps = try Self.parseApps(value, catalog: catalog) }
         if let value = root.value("labels") { labels = try Self.parseLabels(value) }
@@ -170,6 +171,17 @@ extension DaemonConfiguration {
         let tenYears: Int64 = 10 * 366 * 86_400
         if case .some(let number) = try reader.integer("wall_clock_offset_s", in: -tenYears...tenYears, expectation: "a number of seconds within ten years") {
             testing.wallClockOffsetSeconds = number ?? 0
+        }
+        try reader.finish()
+    }
+
+    private mutating func parseLog(_ value: JSONValue) throws {
+        var reader = try ConfigurationReader(value, path: "log")
+        if let raw = reader.value("access") {
+            guard let flag = raw.boolValue else {
+                throw ConfigurationError(path: "log.access", message: "must be true or false, got \(ConfigurationReader.describe(raw))")
+            }
+            logsAccess = flag
         }
         try reader.finish()
     }

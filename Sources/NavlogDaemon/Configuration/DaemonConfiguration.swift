@@ -129,6 +129,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The bearer token clients must send; required when TCP listens beyond loopback.
     public var token: String?
     public var limits = Limits()
+    /// Whether each answered request is logged (`log.access`): one logfmt line with its
+    /// method, path, route, status and duration; never its query, headers or body.
+    public var logsAccess = false
     /// Fault-injection settings for tests (`testing`; absent from the documented default).
     public var testing = TestingSettings()
     /// The enabled apps, in catalog order; nil enables every app of the catalog with its defaults.
