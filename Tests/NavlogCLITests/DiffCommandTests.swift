@@ -72,22 +72,7 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(piped.status, 1, piped.stderr)
         XCTAssertFalse(piped.stdout.contains("\u{1B}"), "no colour into a pipe")
         func onTerminal(_ environment: [String: String]) throws -> String {
-            let command = [Product.navlog.path, "diff", base, candidate].map { "'\($0)'" }.joined(separator: " ")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["script", "-qec", command, "/dev/null"]
-            var env = ProcessInfo.processInfo.environment
-            env["TERM"] = "xterm"
-            env["NO_COLOR"] = nil
-            for (key, value) in environment { env[key] = value }
-            process.environment = env
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+            try runOnTerminal([Product.navlog.path, "diff", base, candidate], environment: environment).output
         }
         let coloured = try onTerminal([:])
         XCTAssertTrue(coloured.contains("\u{1B}[1;31mFAIL\u{1B}[0m master-detail s-1: event sequence changed"), coloured)

@@ -18,25 +18,11 @@ final class ProgressTests: XCTestCase {
 
     /// What the terminal showed while `navlog arguments` ran with stdout to /dev/null.
     private func terminalOutput(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let navlog = Product.navlog.path
-        let command = ([navlog] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["script", "-qec", command, "/dev/null"]
-        var env = ProcessInfo.processInfo.environment
-        env["NAVLOG_PROGRESS_INTERVAL_MS"] = "0"
-        env["TERM"] = "xterm"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let shown = try runOnTerminal([Product.navlog.path] + arguments, environment: environment.merging(["NAVLOG_PROGRESS_INTERVAL_MS": "0"]) { $1 },
+                                      discardsStandardOutput: true)
         // explore exits 1 when its walk finds a dead end or a leak.
-        XCTAssertLessThanOrEqual(process.terminationStatus, 1, String(decoding: data, as: UTF8.self))
-        return String(decoding: data, as: UTF8.self)
+        XCTAssertLessThanOrEqual(shown.status, 1, shown.output)
+        return shown.output
     }
 
     func testExportShowsProgressOnATerminalEvenWithNoColor() throws {

@@ -35,31 +35,20 @@ public struct SessionResolver: Sendable {
     public init(reader: JournalReader) throws {
         var firstEvent: [String: Int64] = [:]
         var sessions: Set<SessionIdentity> = []
-        for path in reader.files() {
-            let file: JournalFile
-            do {
-                file = try JournalFile.openForReading(path: path)
-            } catch {
-                throw JournalError.wrapping(error, path: path)
+        try reader.forEachFile { file in
+            // The event index has a row per session per block: its first time is the run's.
+            let times = try file.database.rows("""
+                SELECT r.name, r.started_ns, (SELECT min(e.first_time_ns) FROM event e JOIN session s ON s.id = e.session WHERE s.run = r.id)
+                FROM run r
+                """)
+            for row in times {
+                guard case .text(let run) = row[0], case .integer(let started) = row[1] else { continue }
+                var time = started
+                if case .integer(let first) = row[2] { time = first }
+                firstEvent[run] = min(firstEvent[run] ?? time, time)
             }
-            defer { file.close() }
-            do {
-                // The event index has a row per session per block: its first time is the run's.
-                let times = try file.database.rows("""
-                    SELECT r.name, r.started_ns, (SELECT min(e.first_time_ns) FROM event e JOIN session s ON s.id = e.session WHERE s.run = r.id)
-                    FROM run r
-                    """)
-                for row in times {
-                    guard case .text(let run) = row[0], case .integer(let started) = row[1] else { continue }
-                    var time = started
-                    if case .integer(let first) = row[2] { time = first }
-                    firstEvent[run] = min(firstEvent[run] ?? time, time)
-                }
-                for row in try file.database.rows("SELECT r.name, s.name FROM session s JOIN run r ON r.id = s.run") {
-                    if case .text(let run) = row[0], case .text(let session) = row[1] { sessions.insert(SessionIdentity(run: run, session: session)) }
-                }
-            } catch {
-                throw JournalError.wrapping(error, path: path)
+            for row in try file.database.rows("SELECT r.name, s.name FROM session s JOIN run r ON r.id = s.run") {
+                if case .text(let run) = row[0], case .text(let session) = row[1] { sessions.insert(SessionIdentity(run: run, session: session)) }
             }
         }
         self.init(runs: firstEvent.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key), sessions: sessions)
