@@ -63,6 +63,16 @@ final class JournalFile {
         return file
     }
 
+    /// Wraps the `main` database of a connection another program owns (the SQLite extension's
+    /// host) and checks it is a journal this navlog understands; closing it leaves the
+    /// connection open.
+    static func borrowing(_ connection: OpaquePointer) throws -> JournalFile {
+        let name = sqlite3_db_filename(connection, "main").map { String(cString: $0) } ?? ""
+        let file = JournalFile(database: SQLiteDatabase(borrowing: connection, path: name.isEmpty ? ":memory:" : name))
+        try file.validate()
+        return file
+    }
+
     /// Throws unless the schema is one this navlog reads.
     func validate() throws {
         let version: Int
