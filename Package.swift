@@ -8,6 +8,7 @@ import PackageDescription
 //   NavlogTesting                      NavigationTestStore for apps' own tests
 //   NavlogJournal                      compressed SQLite journals of events
 //   NavlogAnalysis, NavlogExport       reports and diffs; encoders for other engines
+//   NavlogSQLite                       a SQLite loadable extension: SQL over journals
 //   NavlogHTTPClient                   an HTTP(S) client over libcurl, for the push and the CLI
 //   NavlogDaemon                       navlogd's HTTP API over hosted sessions
 //   navlog, navlogd                    argument parsing and wiring
@@ -26,6 +27,8 @@ let package = Package(
         .library(name: "NavlogExport", targets: ["NavlogExport"]),
         .library(name: "NavlogHTTPClient", targets: ["NavlogHTTPClient"]),
         .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
+        // The SQLite loadable extension: `.load .build/release/libNavlogSQLite` in `sqlite3`.
+        .library(name: "NavlogSQLite", type: .dynamic, targets: ["NavlogSQLite"]),
         .executable(name: "navlog", targets: ["navlog"]),
         .executable(name: "navlogd", targets: ["navlogd"]),
     ],
@@ -72,6 +75,9 @@ let package = Package(
         // The client side of HTTP (libcurl): the daemon's OTLP push and `navlog sessions`, which
         // so does not link the daemon's server.
         .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
+        // A SQLite loadable extension: virtual tables over a journal's compressed blocks, for
+        // SQL in stock sqlite3 and any SQLite client.
+        .target(name: "NavlogSQLite", dependencies: ["NavlogEvents", "NavlogJournal", "CSQLite"]),
         .target(name: "NavlogDaemon", dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
 
         // MARK: - Executables

@@ -1,0 +1,166 @@
+import CSQLite
+import NavlogEvents
+import NavlogJournal
+
+/// One scan of `navlog_events`: the blocks its constraints leave, inflated one at a time, and
+/// the events of the current block that match them.
+final class EventsCursor {
+    let table: EventsTable
+    private var constraints = EventConstraints()
+    private var blocks: [BlockSummary] = []
+    private var nextBlock = 0
+    private var rows: [Event] = []
+    private var position = 0
+
+    init(table: EventsTable) {
+        self.table = table
+    }
+
+    /// Whether the scan has passed its last row.
+    var isAtEnd: Bool { position >= rows.count }
+
+    /// The event at the cursor.
+    var current: Event { rows[position] }
+
+    /// Starts a scan with the constraints `plan` (the `idxStr` of ``EventsTable/bestIndex(_:)``)
+    /// names, whose values are `values`, in the same order.
+    func filter(plan: String, values: [OpaquePointer?]) throws {
+        constraints = EventConstraints()
+        for (token, value) in zip(plan.split(separator: ",").map(String.init), values) {
+            constraints.add(token, value)
+        }
+        rows = []
+        position = 0
+        nextBlock = 0
+        blocks = constraints.isEmpty ? [] : try table.journal.blocks(matching: constraints.blockQuery)
+        try advance()
+    }
+
+    /// Moves to the next matching row.
+    func next() throws {
+        position += 1
+        try advance()
+    }
+
+    /// Inflates blocks until the cursor is on a matching row or past the last block.
+    private func advance() throws {
+        while position >= rows.count, nextBlock < blocks.count {
+            let block = blocks[nextBlock]
+            nextBlock += 1
+            rows = try table.journal.events(in: block).filter(constraints.matches)
+            position = 0
+        }
+    }
+
+    // MARK: - Columns
+
+    /// Sets the result of column `column` of the current row, as `navlog show -o json` prints it.
+    func setResult(column: Int32, of context: OpaquePointer?) {
+        let event = current
+        switch column {
+        case 0: sqlite3_result_int64(context, Int64(bitPattern: event.seq))
+        case 1: setText(Event.formatTime(event.wallNanoseconds), context)
+        case 2: sqlite3_result_int64(context, event.wallNanoseconds)
+        case 3: sqlite3_result_int64(context, Int64(bitPattern: event.monotonicNanoseconds))
+        case 4: setText(event.run, context)
+        case 5: setText(event.session, context)
+        case 6: sqlite3_result_int64(context, Int64(bitPattern: event.sessionSeq))
+        case 7: setText(event.kind.rawValue, context)
+        case 8: setText(event.subject, context)
+        case 9: setText(event.subjectType, context)
+        case 10: setText(event.screen, context)
+        case 11:
+            if let cause = event.cause { sqlite3_result_int64(context, Int64(bitPattern: cause)) } else { sqlite3_result_null(context) }
+        case 12: setText(event.parent, context)
+        case 13: setText(event.payload.serialized(), context)
+        default: sqlite3_result_null(context)
+        }
+    }
+
+    /// Sets a text result (NULL for nil), copied by SQLite.
+    private func setText(_ text: String?, _ context: OpaquePointer?) {
+        guard var text else { return sqlite3_result_null(context) }
+        // An empty buffer may have no address, which SQLite would read as NULL.
+        guard !text.isEmpty else { return sqlite3_result_text(context, "", 0, sqliteTransient) }
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                sqlite3_result_text64(context, characters.baseAddress, UInt64(characters.count), sqliteTransient, UInt8(SQLITE_UTF8))
+            }
+        }
+    }
+}
+
+/// `SQLITE_TRANSIENT`, which the C macro cannot give Swift: SQLite copies the text at once.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// The constraints `xFilter` received, as bounds on blocks and a test on each event.
+struct EventConstraints {
+    var lowestSeq: Int64 = 0
+    var highestSeq: Int64 = .max
+    var earliest: Int64 = .min
+    var latest: Int64 = .max
+    var session: String?
+    var kind: String?
+    /// Whether two equalities on one column ask for different values.
+    var isContradictory = false
+
+    /// Whether no event can match (an empty range, two different sessions or kinds).
+    var isEmpty: Bool { isContradictory || lowestSeq > highestSeq || earliest > latest }
+
+    /// Narrows the bounds by constraint `token` (such as `seq>=`) with value `value`; a value
+    /// that is not of the column's type is left to SQLite, which then checks it itself.
+    mutating func add(_ token: String, _ value: OpaquePointer?) {
+        let type = sqlite3_value_type(value)
+        if token.hasPrefix("session") || token.hasPrefix("kind") {
+            guard type == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return }
+            let string = String(cString: text)
+            if token.hasPrefix("session") {
+                isContradictory = isContradictory || (session != nil && session != string)
+                session = string
+            } else {
+                isContradictory = isContradictory || (kind != nil && kind != string)
+                kind = string
+            }
+            return
+        }
+        guard type == SQLITE_INTEGER else { return }
+        let number = sqlite3_value_int64(value)
+        let operation = token.drop(while: { $0.isLetter || $0 == "_" })
+        var low = Int64.min
+        var high = Int64.max
+        switch operation {
+        case "=": (low, high) = (number, number)
+        case ">": (low, high) = number == .max ? (1, 0) : (number + 1, .max)
+        case ">=": low = number
+        case "<": (low, high) = number == .min ? (1, 0) : (.min, number - 1)
+        case "<=": high = number
+        default: return
+        }
+        if token.hasPrefix("seq") {
+            lowestSeq = max(lowestSeq, low)
+            highestSeq = min(highestSeq, high)
+        } else {
+            earliest = max(earliest, low)
+            latest = min(latest, high)
+        }
+    }
+
+    /// The same bounds on the journal's blocks.
+    var blockQuery: BlockQuery {
+        var query = BlockQuery()
+        if lowestSeq > 0 { query.lowestSeq = UInt64(lowestSeq) }
+        if highestSeq < .max { query.highestSeq = UInt64(max(highestSeq, 0)) }
+        if earliest > .min { query.earliest = earliest }
+        if latest < .max { query.latest = latest }
+        query.session = session
+        query.kind = kind
+        return query
+    }
+
+    /// Whether `event` meets every constraint.
+    func matches(_ event: Event) -> Bool {
+        let seq = Int64(bitPattern: event.seq)
+        return seq >= lowestSeq && seq <= highestSeq && event.wallNanoseconds >= earliest && event.wallNanoseconds <= latest
+            && (session == nil || event.session == session) && (kind == nil || event.kind.rawValue == kind)
+    }
+}
