@@ -4,8 +4,8 @@ import NavlogJournal
 
 /// One scan of `navlog_events`: the blocks its constraints leave, inflated one at a time, and
 /// the events of the current block that match them.
-final class EventsCursor {
-    let table: EventsTable
+final class EventsCursor: VirtualTableCursor {
+    private let events: EventsTable
     private var constraints = EventConstraints()
     private var blocks: [BlockSummary] = []
     private var nextBlock = 0
@@ -13,18 +13,20 @@ final class EventsCursor {
     private var position = 0
 
     init(table: EventsTable) {
-        self.table = table
+        events = table
+        super.init(table: table)
     }
 
-    /// Whether the scan has passed its last row.
-    var isAtEnd: Bool { position >= rows.count }
+    override var isAtEnd: Bool { position >= rows.count }
+
+    override var rowid: Int64 { Int64(bitPattern: current.seq) }
 
     /// The event at the cursor.
     var current: Event { rows[position] }
 
     /// Starts a scan with the constraints `plan` (the `idxStr` of ``EventsTable/bestIndex(_:)``)
     /// names, whose values are `values`, in the same order.
-    func filter(plan: String, values: [OpaquePointer?]) throws {
+    override func filter(plan: String, values: [OpaquePointer?]) throws {
         constraints = EventConstraints()
         for (token, value) in zip(plan.split(separator: ",").map(String.init), values) {
             constraints.add(token, value)
@@ -32,12 +34,12 @@ final class EventsCursor {
         rows = []
         position = 0
         nextBlock = 0
-        blocks = constraints.isEmpty ? [] : try table.journal.blocks(matching: constraints.blockQuery)
+        blocks = constraints.isEmpty ? [] : try events.journal.blocks(matching: constraints.blockQuery)
         try advance()
     }
 
     /// Moves to the next matching row.
-    func next() throws {
+    override func next() throws {
         position += 1
         try advance()
     }
@@ -47,7 +49,7 @@ final class EventsCursor {
         while position >= rows.count, nextBlock < blocks.count {
             let block = blocks[nextBlock]
             nextBlock += 1
-            rows = try table.journal.events(in: block).filter(constraints.matches)
+            rows = try events.journal.events(in: block).filter(constraints.matches)
             position = 0
         }
     }
@@ -55,7 +57,7 @@ final class EventsCursor {
     // MARK: - Columns
 
     /// Sets the result of column `column` of the current row, as `navlog show -o json` prints it.
-    func setResult(column: Int32, of context: OpaquePointer?) {
+    override func setResult(column: Int32, of context: OpaquePointer?) {
         let event = current
         switch column {
         case 0: sqlite3_result_int64(context, Int64(bitPattern: event.seq))
@@ -76,22 +78,7 @@ final class EventsCursor {
         default: sqlite3_result_null(context)
         }
     }
-
-    /// Sets a text result (NULL for nil), copied by SQLite.
-    private func setText(_ text: String?, _ context: OpaquePointer?) {
-        guard var text else { return sqlite3_result_null(context) }
-        // An empty buffer may have no address, which SQLite would read as NULL.
-        guard !text.isEmpty else { return sqlite3_result_text(context, "", 0, sqliteTransient) }
-        text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { characters in
-                sqlite3_result_text64(context, characters.baseAddress, UInt64(characters.count), sqliteTransient, UInt8(SQLITE_UTF8))
-            }
-        }
-    }
 }
-
-/// `SQLITE_TRANSIENT`, which the C macro cannot give Swift: SQLite copies the text at once.
-let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// The constraints `xFilter` received, as bounds on blocks and a test on each event.
 struct EventConstraints {

@@ -3,27 +3,13 @@ import NavlogJournal
 
 /// The `navlog_events` virtual table of one connection: its journal, and how it plans a query
 /// (`xBestIndex`).
-final class EventsTable {
-    /// The table's columns, in order; `xColumn` numbers them from 0.
-    static let columns = ["seq", "time", "time_ns", "mono_ns", "run", "session", "session_seq", "kind",
-                          "subject", "subject_type", "screen", "cause", "parent", "payload"]
-    static let schema = "CREATE TABLE x(seq INTEGER, time TEXT, time_ns INTEGER, mono_ns INTEGER, run TEXT, session TEXT, "
-        + "session_seq INTEGER, kind TEXT, subject TEXT, subject_type TEXT, screen TEXT, cause INTEGER, parent TEXT, payload TEXT)"
-
-    let journal: BorrowedJournal
-    /// The structure SQLite knows this table by, for error messages (`zErrMsg`).
-    var base: UnsafeMutablePointer<sqlite3_vtab>?
-
-    init(journal: BorrowedJournal) {
-        self.journal = journal
+final class EventsTable: VirtualTable {
+    override class var schema: String {
+        "CREATE TABLE x(seq INTEGER, time TEXT, time_ns INTEGER, mono_ns INTEGER, run TEXT, session TEXT, "
+            + "session_seq INTEGER, kind TEXT, subject TEXT, subject_type TEXT, screen TEXT, cause INTEGER, parent TEXT, payload TEXT)"
     }
 
-    /// Sets the error message SQLite reports for the statement that failed.
-    func setError(_ message: String) {
-        guard let base else { return }
-        sqlite3_free(base.pointee.zErrMsg)
-        base.pointee.zErrMsg = makeSQLiteMessage(message)
-    }
+    override func makeCursor() -> VirtualTableCursor { EventsCursor(table: self) }
 
     // MARK: - Planning
 
@@ -35,7 +21,7 @@ final class EventsTable {
     /// `session=,seq>=`; `EXPLAIN QUERY PLAN` shows it). It filters those exactly when their
     /// value has the column's type (an integer, a text), so it tells SQLite to skip its own
     /// check (`omit`) only when the planner already knows the value is of that type.
-    func bestIndex(_ info: UnsafeMutablePointer<sqlite3_index_info>) {
+    override func bestIndex(_ info: UnsafeMutablePointer<sqlite3_index_info>) {
         var tokens: [String] = []
         var rows = 10_000_000.0
         var isUnique = false

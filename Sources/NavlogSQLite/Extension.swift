@@ -22,12 +22,9 @@ public func navlogSQLiteInit(
     _ connection: OpaquePointer?, _ errorMessage: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ routines: OpaquePointer?
 ) -> Int32 {
     guard let connection else { return SQLITE_MISUSE }
-    let code = sqlite3_create_module_v2(connection, "navlog_events", EventsModule.module, nil, nil)
-    guard code == SQLITE_OK else {
-        errorMessage?.pointee = makeSQLiteMessage("navlog: registering navlog_events failed: \(String(cString: sqlite3_errstr(code)))")
-        return code
-    }
-    return SQLITE_OK
+    let (code, message) = TableModule.register(on: connection)
+    if let message { errorMessage?.pointee = makeSQLiteMessage(message) }
+    return code
 }
 
 /// Returns `text` copied into memory from `sqlite3_malloc`, which SQLite frees once it has
