@@ -87,8 +87,9 @@ package final class BorrowedJournal {
             }
             let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             return try file.database.rows("SELECT b.id, b.first_seq, b.last_seq FROM block b\(condition) ORDER BY b.id", bindings).map { row in
-                BlockSummary(id: row[0].integer ?? 0, firstSeq: UInt64(bitPattern: row[1].integer ?? 0),
-                             lastSeq: UInt64(bitPattern: row[2].integer ?? 0))
+                // A damaged row's negative seqs are named as 0; reading the block refuses it.
+                BlockSummary(id: row[0].integer ?? 0, firstSeq: UInt64(max(row[1].integer ?? 0, 0)),
+                             lastSeq: UInt64(max(row[2].integer ?? 0, 0)))
             }
         } catch {
             throw JournalError.wrapping(error, path: path)
