@@ -5,7 +5,10 @@ import NavlogJournal
 /// One scan of `navlog_events`: the blocks its constraints leave, inflated one at a time, and
 /// the events of the current block that match them.
 final class EventsCursor: VirtualTableCursor {
-    private let events: EventsTable
+    /// The hidden column naming the database read: `navlog_events('aux')` reads attached `aux`.
+    static let schemaColumn: Int32 = 14
+
+    private var schema = "main"
     private var constraints = EventConstraints()
     private var blocks: [BlockSummary] = []
     private var nextBlock = 0
@@ -13,7 +16,6 @@ final class EventsCursor: VirtualTableCursor {
     private var position = 0
 
     init(table: EventsTable) {
-        events = table
         super.init(table: table)
     }
 
@@ -34,7 +36,10 @@ final class EventsCursor: VirtualTableCursor {
         rows = []
         position = 0
         nextBlock = 0
-        blocks = constraints.isEmpty ? [] : try events.journal.blocks(matching: constraints.blockQuery)
+        schema = constraints.schema ?? "main"
+        blocks = []
+        let journal = try useJournal(schema: schema)
+        if !constraints.isEmpty { blocks = try journal.blocks(matching: constraints.blockQuery) }
         try advance()
     }
 
@@ -49,7 +54,7 @@ final class EventsCursor: VirtualTableCursor {
         while position >= rows.count, nextBlock < blocks.count {
             let block = blocks[nextBlock]
             nextBlock += 1
-            rows = try events.journal.events(in: block).filter(constraints.matches)
+            rows = try (journal?.events(in: block) ?? []).filter(constraints.matches)
             position = 0
         }
     }
@@ -75,6 +80,7 @@ final class EventsCursor: VirtualTableCursor {
             if let cause = event.cause { sqlite3_result_int64(context, Int64(bitPattern: cause)) } else { sqlite3_result_null(context) }
         case 12: setText(event.parent, context)
         case 13: setText(event.payload.serialized(), context)
+        case Self.schemaColumn: setText(schema, context)
         default: sqlite3_result_null(context)
         }
     }
@@ -88,6 +94,8 @@ struct EventConstraints {
     var latest: Int64 = .max
     var session: String?
     var kind: String?
+    /// The database to read, when not `main`.
+    var schema: String?
     /// Whether two equalities on one column ask for different values.
     var isContradictory = false
 
@@ -98,6 +106,10 @@ struct EventConstraints {
     /// that is not of the column's type is left to SQLite, which then checks it itself.
     mutating func add(_ token: String, _ value: OpaquePointer?) {
         let type = sqlite3_value_type(value)
+        if token.hasPrefix("schema") {
+            schema = sqlite3_value_text(value).map { String(cString: $0) } ?? "main"
+            return
+        }
         if token.hasPrefix("session") || token.hasPrefix("kind") {
             guard type == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return }
             let string = String(cString: text)

@@ -6,7 +6,8 @@ import NavlogJournal
 final class EventsTable: VirtualTable {
     override class var schema: String {
         "CREATE TABLE x(seq INTEGER, time TEXT, time_ns INTEGER, mono_ns INTEGER, run TEXT, session TEXT, "
-            + "session_seq INTEGER, kind TEXT, subject TEXT, subject_type TEXT, screen TEXT, cause INTEGER, parent TEXT, payload TEXT)"
+            + "session_seq INTEGER, kind TEXT, subject TEXT, subject_type TEXT, screen TEXT, cause INTEGER, parent TEXT, payload TEXT, "
+            + "schema HIDDEN)"
     }
 
     override func makeCursor() -> VirtualTableCursor { EventsCursor(table: self) }
@@ -16,8 +17,8 @@ final class EventsTable: VirtualTable {
     /// Chooses which constraints the table applies itself, following
     /// <https://www.sqlite.org/vtab.html#the_xbestindex_method>.
     ///
-    /// It takes equality and ranges on `seq` and `time_ns` and equality on `session` and `kind`
-    /// (binary collation), passing them to `xFilter` in the order `idxStr` lists them (such as
+    /// It takes equality and ranges on `seq` and `time_ns`, equality on `session` and `kind`
+    /// (binary collation) and on the hidden `schema` (always applied, so always omitted), passing them to `xFilter` in the order `idxStr` lists them (such as
     /// `session=,seq>=`; `EXPLAIN QUERY PLAN` shows it). It filters those exactly when their
     /// value has the column's type (an integer, a text), so it tells SQLite to skip its own
     /// check (`omit`) only when the planner already knows the value is of that type.
@@ -29,7 +30,7 @@ final class EventsTable: VirtualTable {
             let constraint = info.pointee.aConstraint[index]
             guard constraint.usable != 0, let column = PushedColumn(column: constraint.iColumn),
                   let operation = PushedOperation(constraint.op), column.allows(operation) else { continue }
-            if !column.isInteger {
+            if column == .session || column == .kind {
                 guard let collation = sqlite3_vtab_collation(info, Int32(index)),
                       String(cString: collation).uppercased() == "BINARY" else { continue }
             }
@@ -37,7 +38,9 @@ final class EventsTable: VirtualTable {
             let usage = info.pointee.aConstraintUsage.advanced(by: index)
             usage.pointee.argvIndex = Int32(tokens.count)
             var value: OpaquePointer?
-            if sqlite3_vtab_rhs_value(info, Int32(index), &value) == SQLITE_OK, let value {
+            if column == .schema {
+                usage.pointee.omit = 1
+            } else if sqlite3_vtab_rhs_value(info, Int32(index), &value) == SQLITE_OK, let value {
                 usage.pointee.omit = sqlite3_value_type(value) == (column.isInteger ? SQLITE_INTEGER : SQLITE_TEXT) ? 1 : 0
             }
             switch (column, operation) {
@@ -47,6 +50,7 @@ final class EventsTable: VirtualTable {
             case (.seq, _), (.time, _): rows /= 4
             case (.session, _): rows /= 1_000
             case (.kind, _): rows /= 10
+            case (.schema, _): break
             }
         }
         rows = max(rows, 1)
@@ -71,6 +75,7 @@ enum PushedColumn: String {
     case time = "time_ns"
     case session
     case kind
+    case schema
 
     init?(column: Int32) {
         switch column {
@@ -78,6 +83,7 @@ enum PushedColumn: String {
         case 2: self = .time
         case 5: self = .session
         case 7: self = .kind
+        case EventsCursor.schemaColumn: self = .schema
         default: return nil
         }
     }

@@ -50,7 +50,7 @@ enum TableModule {
         }
         module.xDisconnect = { table in
             guard let table else { return SQLITE_OK }
-            TableBox.owner(of: table).journal.close()
+            TableBox.owner(of: table).close()
             sqlite3_free(table.pointee.zErrMsg)
             TableBox.release(table)
             return SQLITE_OK
@@ -92,8 +92,8 @@ enum TableModule {
         return module
     }
 
-    /// Declares table `index`'s columns and wraps the connection's journal; a database that is
-    /// not a journal fails here, so the statement naming the table does not prepare.
+    /// Declares table `index`'s columns. The journal is read when a scan starts, from the
+    /// database its hidden `schema` column names (`main` by default).
     private static func connect(
         _ connection: OpaquePointer?, _ index: Int, _ table: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
         _ errorMessage: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
@@ -101,17 +101,15 @@ enum TableModule {
         guard let connection, let table, tables.indices.contains(index) else { return SQLITE_MISUSE }
         let (name, type) = tables[index]
         let code = sqlite3_declare_vtab(connection, type.schema)
-        guard code == SQLITE_OK else { return code }
-        do {
-            let owner = type.init(journal: try BorrowedJournal(connection: connection))
-            let base = TableBox.make(owner: owner)
-            owner.base = base
-            table.pointee = base
-            return SQLITE_OK
-        } catch {
-            errorMessage?.pointee = makeSQLiteMessage("\(name): \(error)")
-            return SQLITE_ERROR
+        guard code == SQLITE_OK else {
+            errorMessage?.pointee = makeSQLiteMessage("\(name): declaring the columns failed: \(String(cString: sqlite3_errmsg(connection)))")
+            return code
         }
+        let owner = type.init(connection: connection)
+        let base = TableBox.make(owner: owner)
+        owner.base = base
+        table.pointee = base
+        return SQLITE_OK
     }
 
     /// Runs `body`, turning an error into `SQLITE_ERROR` with its description as the

@@ -7,12 +7,32 @@ class VirtualTable {
     /// The `CREATE TABLE` statement declaring the columns (`sqlite3_declare_vtab`).
     class var schema: String { fatalError("a subclass declares its schema") }
 
-    let journal: BorrowedJournal
+    /// The host's connection, which the table reads its journals through.
+    let connection: OpaquePointer
     /// The structure SQLite knows this table by, for error messages (`zErrMsg`).
     var base: UnsafeMutablePointer<sqlite3_vtab>?
+    /// The journal of the `main` database, read on first use and kept with its id tables.
+    private var mainJournal: BorrowedJournal?
 
-    required init(journal: BorrowedJournal) {
-        self.journal = journal
+    required init(connection: OpaquePointer) {
+        self.connection = connection
+    }
+
+    /// Returns the journal of database `schema` and whether the caller closes it when done: the
+    /// `main` one is kept, while an attached one is read afresh for each scan, since it may be
+    /// detached, or another file attached under its name, between two scans.
+    func journal(schema: String) throws -> (journal: BorrowedJournal, isOwnedByCaller: Bool) {
+        guard schema.lowercased() == "main" else { return (try BorrowedJournal(connection: connection, schema: schema), true) }
+        if let mainJournal { return (mainJournal, false) }
+        let journal = try BorrowedJournal(connection: connection)
+        mainJournal = journal
+        return (journal, false)
+    }
+
+    /// Finalizes the statements of the `main` journal (`xDisconnect`).
+    func close() {
+        mainJournal?.close()
+        mainJournal = nil
     }
 
     /// Sets the error message SQLite reports for the statement that failed.
@@ -35,9 +55,28 @@ class VirtualTable {
 /// One scan of a ``VirtualTable``: what `xFilter`, `xNext`, `xEof`, `xColumn` and `xRowid` call.
 class VirtualTableCursor {
     let table: VirtualTable
+    /// The journal the current scan reads.
+    private(set) var journal: BorrowedJournal?
+    private var ownsJournal = false
 
     init(table: VirtualTable) {
         self.table = table
+    }
+
+    deinit {
+        if ownsJournal { journal?.close() }
+    }
+
+    /// Switches to the journal of database `schema` for a new scan, closing one the last scan
+    /// opened, and returns it.
+    func useJournal(schema: String) throws -> BorrowedJournal {
+        if ownsJournal { journal?.close() }
+        journal = nil
+        ownsJournal = false
+        let (journal, isOwned) = try table.journal(schema: schema)
+        self.journal = journal
+        ownsJournal = isOwned
+        return journal
     }
 
     /// Starts a scan with the constraints `plan` (the table's `idxStr`) names, whose values are

@@ -12,35 +12,43 @@ import NavlogJournal
 final class VisitsTable: VirtualTable {
     override class var schema: String {
         "CREATE TABLE x(run TEXT, session TEXT, screen TEXT, screen_type TEXT, start_ns INTEGER, end_ns INTEGER, "
-            + "dwell_ms REAL, previous TEXT, next TEXT, censored INTEGER)"
+            + "dwell_ms REAL, previous TEXT, next TEXT, censored INTEGER, schema HIDDEN)"
     }
 
-    /// The column of `session`, the one constraint pushed down.
+    /// The columns of `session` and the hidden `schema`, the constraints pushed down.
     static let sessionColumn: Int32 = 1
+    static let schemaColumn: Int32 = 10
 
     override func makeCursor() -> VirtualTableCursor { VisitsCursor(table: self) }
 
-    /// Takes `session = ?` (binary collation), so one session's visits inflate only its blocks;
-    /// SQLite skips its own check when the planner knows the value is text.
+    /// Takes `session = ?` (binary collation), so one session's visits inflate only its blocks,
+    /// and `schema = ?`, the database to read. SQLite skips its own check of the session when
+    /// the planner knows the value is text, and always of the schema.
     override func bestIndex(_ info: UnsafeMutablePointer<sqlite3_index_info>) {
         var rows = 1_000_000.0
+        var tokens: [String] = []
         for index in 0..<Int(info.pointee.nConstraint) {
             let constraint = info.pointee.aConstraint[index]
-            guard constraint.usable != 0, constraint.iColumn == Self.sessionColumn,
-                  Int32(constraint.op) == SQLITE_INDEX_CONSTRAINT_EQ,
-                  let collation = sqlite3_vtab_collation(info, Int32(index)),
-                  String(cString: collation).uppercased() == "BINARY" else { continue }
+            guard constraint.usable != 0, Int32(constraint.op) == SQLITE_INDEX_CONSTRAINT_EQ else { continue }
             let usage = info.pointee.aConstraintUsage.advanced(by: index)
-            usage.pointee.argvIndex = 1
-            var value: OpaquePointer?
-            if sqlite3_vtab_rhs_value(info, Int32(index), &value) == SQLITE_OK, let value {
-                usage.pointee.omit = sqlite3_value_type(value) == SQLITE_TEXT ? 1 : 0
+            if constraint.iColumn == Self.schemaColumn, !tokens.contains("schema=") {
+                tokens.append("schema=")
+                usage.pointee.argvIndex = Int32(tokens.count)
+                usage.pointee.omit = 1
+            } else if constraint.iColumn == Self.sessionColumn, !tokens.contains("session="),
+                      let collation = sqlite3_vtab_collation(info, Int32(index)),
+                      String(cString: collation).uppercased() == "BINARY" {
+                tokens.append("session=")
+                usage.pointee.argvIndex = Int32(tokens.count)
+                var value: OpaquePointer?
+                if sqlite3_vtab_rhs_value(info, Int32(index), &value) == SQLITE_OK, let value {
+                    usage.pointee.omit = sqlite3_value_type(value) == SQLITE_TEXT ? 1 : 0
+                }
+                rows = 100
             }
-            info.pointee.idxStr = makeSQLiteMessage("session=")
-            info.pointee.needToFreeIdxStr = 1
-            rows = 100
-            break
         }
+        info.pointee.idxStr = makeSQLiteMessage(tokens.joined(separator: ","))
+        info.pointee.needToFreeIdxStr = 1
         info.pointee.estimatedRows = Int64(rows)
         info.pointee.estimatedCost = 10 + rows * 10
     }
@@ -63,8 +71,8 @@ final class VisitsCursor: VirtualTableCursor {
         var session: String
     }
 
-    private let visits: VisitsTable
     private var session: String?
+    private var schema = "main"
     private var blocks: [BlockSummary] = []
     private var nextBlock = 0
     private var trackers: [SessionKey: ScreenVisitTracker] = [:]
@@ -75,7 +83,6 @@ final class VisitsCursor: VirtualTableCursor {
     private var rowCount: Int64 = 0
 
     init(table: VisitsTable) {
-        visits = table
         super.init(table: table)
     }
 
@@ -85,19 +92,24 @@ final class VisitsCursor: VirtualTableCursor {
 
     override func filter(plan: String, values: [OpaquePointer?]) throws {
         session = nil
-        if plan == "session=", let value = values.first ?? nil, sqlite3_value_type(value) == SQLITE_TEXT,
-           let text = sqlite3_value_text(value) {
-            session = String(cString: text)
+        schema = "main"
+        for (token, value) in zip(plan.split(separator: ","), values) {
+            if token == "schema=" {
+                schema = sqlite3_value_text(value).map { String(cString: $0) } ?? "main"
+            } else if token == "session=", sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) {
+                session = String(cString: text)
+            }
         }
-        var query = BlockQuery()
-        query.session = session
-        blocks = try visits.journal.blocks(matching: query)
+        blocks = []
         nextBlock = 0
         trackers = [:]
         order = []
         rows = []
         position = 0
         rowCount = 1
+        var query = BlockQuery()
+        query.session = session
+        blocks = try useJournal(schema: schema).blocks(matching: query)
         try advance()
     }
 
@@ -113,7 +125,7 @@ final class VisitsCursor: VirtualTableCursor {
             rows = []
             position = 0
             if nextBlock < blocks.count {
-                let events = try visits.journal.events(in: blocks[nextBlock])
+                let events = try journal?.events(in: blocks[nextBlock]) ?? []
                 nextBlock += 1
                 for event in events where session == nil || event.session == session {
                     let key = SessionKey(run: event.run, session: event.session)
@@ -159,6 +171,7 @@ final class VisitsCursor: VirtualTableCursor {
         case 7: setText(row.previous, context)
         case 8: setText(row.next, context)
         case 9: sqlite3_result_int64(context, row.visit.isCensored ? 1 : 0)
+        case VisitsTable.schemaColumn: setText(schema, context)
         default: sqlite3_result_null(context)
         }
     }

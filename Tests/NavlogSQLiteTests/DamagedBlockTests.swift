@@ -55,6 +55,6 @@ final class DamagedBlockTests: XCTestCase {
         let harness = try SQLiteExtensionHarness(self)
         let result = try harness.runCLI("SELECT * FROM navlog_events", on: ":memory:")
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "Error: in prepare, navlog_events: :memory: is not a navlog journal: an SQLite database without journal tables\n")
+        XCTAssertEqual(result.stderr, "Error: stepping, navlog_events: :memory: is not a navlog journal: an SQLite database without journal tables\n")
     }
 }

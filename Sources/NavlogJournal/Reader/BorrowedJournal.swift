@@ -31,8 +31,9 @@ package struct BlockSummary: Sendable, Equatable {
 /// SQLite extension's virtual tables run inside their host's connection (the `sqlite3` CLI,
 /// Python's `sqlite3`), so they read the `block` table with the host's own statements.
 ///
-/// It reads the connection's `main` database; its statements are finalized by ``close()``,
-/// which must come before the host closes the connection.
+/// It reads one database of the connection, `main` or an attached one; its statements are
+/// finalized by ``close()``, which must come before the host closes the connection (or
+/// detaches the database).
 package final class BorrowedJournal {
     private let file: JournalFile
     private let inflater: Inflater
@@ -46,9 +47,9 @@ package final class BorrowedJournal {
     /// The journal file, as the connection names it (`:memory:` for none).
     package var path: String { file.path }
 
-    /// Wraps `connection` (a `sqlite3*`) and checks its `main` database is a journal.
-    package init(connection: OpaquePointer) throws {
-        file = try JournalFile.borrowing(connection)
+    /// Wraps database `schema` of `connection` (a `sqlite3*`) and checks it is a journal.
+    package init(connection: OpaquePointer, schema: String = "main") throws {
+        file = try JournalFile.borrowing(connection, schema: schema)
         do {
             inflater = try Inflater(format: .raw)
         } catch {
@@ -66,6 +67,7 @@ package final class BorrowedJournal {
     /// Returns the blocks that may hold events matching `query`, in seq order; through the
     /// `block` table's seq and time ranges and the `event` index's sessions and kinds.
     package func blocks(matching query: BlockQuery) throws -> [BlockSummary] {
+        let prefix = file.schemaPrefix
         var conditions: [String] = []
         var bindings: [SQLiteValue] = []
         func add(_ condition: String, _ value: SQLiteValue) {
@@ -77,16 +79,16 @@ package final class BorrowedJournal {
         if let earliest = query.earliest { add("b.max_time_ns >= ?", .integer(earliest)) }
         if let latest = query.latest { add("b.min_time_ns <= ?", .integer(latest)) }
         if let session = query.session {
-            add("EXISTS (SELECT 1 FROM event e WHERE e.block = b.id AND e.session IN (SELECT id FROM session WHERE name = ?))", .text(session))
+            add("EXISTS (SELECT 1 FROM \(prefix)event e WHERE e.block = b.id AND e.session IN (SELECT id FROM \(prefix)session WHERE name = ?))", .text(session))
         }
         do {
             if let kind = query.kind {
-                guard let id = try file.database.scalar("SELECT id FROM kind WHERE name = ?", [.text(kind)])?.integer else { return [] }
-                add("EXISTS (SELECT 1 FROM event e WHERE e.block = b.id AND e.kinds & ? != 0)",
+                guard let id = try file.database.scalar("SELECT id FROM \(prefix)kind WHERE name = ?", [.text(kind)])?.integer else { return [] }
+                add("EXISTS (SELECT 1 FROM \(prefix)event e WHERE e.block = b.id AND e.kinds & ? != 0)",
                     .integer(Int64(bitPattern: JournalFileWriter.kindBit(id))))
             }
             let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-            return try file.database.rows("SELECT b.id, b.first_seq, b.last_seq FROM block b\(condition) ORDER BY b.id", bindings).map { row in
+            return try file.database.rows("SELECT b.id, b.first_seq, b.last_seq FROM \(prefix)block b\(condition) ORDER BY b.id", bindings).map { row in
                 // A damaged row's negative seqs are named as 0; reading the block refuses it.
                 BlockSummary(id: row[0].integer ?? 0, firstSeq: UInt64(max(row[1].integer ?? 0, 0)),
                              lastSeq: UInt64(max(row[2].integer ?? 0, 0)))

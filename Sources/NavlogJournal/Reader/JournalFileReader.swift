@@ -128,7 +128,7 @@ final class JournalFileReader {
 
     /// The statement ``readBlock(_:in:inflater:values:row:near:)`` reads a block's row with.
     static func prepareBlockRow(in file: JournalFile) throws -> SQLiteStatement {
-        try file.database.prepare("SELECT first_seq, last_seq, event_count, raw_bytes, crc32, data FROM block WHERE id = ?")
+        try file.database.prepare("SELECT first_seq, last_seq, event_count, raw_bytes, crc32, data FROM \(file.schemaPrefix)block WHERE id = ?")
     }
 
     /// Reads block `id` of `file`, checking its length, CRC-32 and layout.
