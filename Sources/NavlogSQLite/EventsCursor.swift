@@ -10,6 +10,9 @@ final class EventsCursor: VirtualTableCursor {
 
     private var schema = "main"
     private var constraints = EventConstraints()
+    /// The fields the statement reads (the table's `idxNum`): strings and payloads unused are
+    /// not decoded.
+    private var fields = EventFields.all
     private var blocks: [BlockSummary] = []
     private var nextBlock = 0
     private var rows: [Event] = []
@@ -27,8 +30,10 @@ final class EventsCursor: VirtualTableCursor {
     var current: Event { rows[position] }
 
     /// Starts a scan with the constraints `plan` (the `idxStr` of ``EventsTable/bestIndex(_:)``)
-    /// names, whose values are `values`, in the same order.
-    override func filter(plan: String, values: [OpaquePointer?]) throws {
+    /// names, whose values are `values`, in the same order, reading the fields `number` (its
+    /// `idxNum`) names.
+    override func filter(number: Int32, plan: String, values: [OpaquePointer?]) throws {
+        fields = EventFields(rawValue: Int(number))
         constraints = EventConstraints()
         for (token, value) in zip(plan.split(separator: ",").map(String.init), values) {
             constraints.add(token, value)
@@ -54,7 +59,7 @@ final class EventsCursor: VirtualTableCursor {
         while position >= rows.count, nextBlock < blocks.count {
             let block = blocks[nextBlock]
             nextBlock += 1
-            rows = try (journal?.events(in: block) ?? []).filter(constraints.matches)
+            rows = try (journal?.events(in: block, matching: constraints.blockQuery, fields: fields) ?? []).filter(constraints.matches)
             position = 0
         }
     }

@@ -58,7 +58,12 @@ final class EventsTable: VirtualTable {
         // Decompressing dominates: a row read costs about as much as a row estimated.
         info.pointee.estimatedCost = 10 + rows
         if isUnique { info.pointee.idxFlags |= SQLITE_INDEX_SCAN_UNIQUE }
-        info.pointee.idxNum = 0
+        // The fields beyond the envelope the statement reads (`colUsed`: bit n for column n).
+        let used = info.pointee.colUsed
+        var fields: EventFields = []
+        if used & (1 << 8 | 1 << 9 | 1 << 10 | 1 << 12) != 0 { fields.insert(.strings) }
+        if used & (1 << 13) != 0 { fields.insert(.payload) }
+        info.pointee.idxNum = Int32(fields.rawValue)
         info.pointee.idxStr = makeSQLiteMessage(tokens.joined(separator: ","))
         info.pointee.needToFreeIdxStr = 1
         // Rows come in seq order (blocks are numbered in seq order, events in a block too).

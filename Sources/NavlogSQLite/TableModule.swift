@@ -64,11 +64,11 @@ enum TableModule {
             if let cursor { CursorBox.release(cursor) }
             return SQLITE_OK
         }
-        module.xFilter = { cursor, _, plan, count, values in
+        module.xFilter = { cursor, number, plan, count, values in
             guard let cursor else { return SQLITE_MISUSE }
             let owner = CursorBox.owner(of: cursor)
             let arguments = (0..<Int(count)).map { values?[$0] }
-            return TableModule.run(owner) { try owner.filter(plan: plan.map { String(cString: $0) } ?? "", values: arguments) }
+            return TableModule.run(owner) { try owner.filter(number: number, plan: plan.map { String(cString: $0) } ?? "", values: arguments) }
         }
         module.xNext = { cursor in
             guard let cursor else { return SQLITE_MISUSE }

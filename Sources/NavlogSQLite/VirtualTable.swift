@@ -80,8 +80,8 @@ class VirtualTableCursor {
     }
 
     /// Starts a scan with the constraints `plan` (the table's `idxStr`) names, whose values are
-    /// `values`, in the same order.
-    func filter(plan: String, values: [OpaquePointer?]) throws {}
+    /// `values`, in the same order; `number` is the table's `idxNum`.
+    func filter(number: Int32, plan: String, values: [OpaquePointer?]) throws {}
 
     /// Moves to the next row.
     func next() throws {}

@@ -73,6 +73,8 @@ final class VisitsCursor: VirtualTableCursor {
 
     private var session: String?
     private var schema = "main"
+    /// The session pushed down, as the journal takes it.
+    private var query = BlockQuery()
     private var blocks: [BlockSummary] = []
     private var nextBlock = 0
     private var trackers: [SessionKey: ScreenVisitTracker] = [:]
@@ -90,7 +92,7 @@ final class VisitsCursor: VirtualTableCursor {
 
     override var rowid: Int64 { rowCount }
 
-    override func filter(plan: String, values: [OpaquePointer?]) throws {
+    override func filter(number: Int32, plan: String, values: [OpaquePointer?]) throws {
         session = nil
         schema = "main"
         for (token, value) in zip(plan.split(separator: ","), values) {
@@ -107,7 +109,7 @@ final class VisitsCursor: VirtualTableCursor {
         rows = []
         position = 0
         rowCount = 1
-        var query = BlockQuery()
+        query = BlockQuery()
         query.session = session
         blocks = try useJournal(schema: schema).blocks(matching: query)
         try advance()
@@ -125,7 +127,7 @@ final class VisitsCursor: VirtualTableCursor {
             rows = []
             position = 0
             if nextBlock < blocks.count {
-                let events = try journal?.events(in: blocks[nextBlock]) ?? []
+                let events = try journal?.events(in: blocks[nextBlock], matching: query) ?? []
                 nextBlock += 1
                 for event in events where session == nil || event.session == session {
                     let key = SessionKey(run: event.run, session: event.session)

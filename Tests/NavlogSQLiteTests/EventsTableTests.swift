@@ -61,6 +61,32 @@ final class EventsTableTests: XCTestCase {
         assertRowsEqual(rows, expected, "one session, one kind")
     }
 
+    /// A statement that reads few columns decodes only those fields (`colUsed`): each
+    /// projection must still equal what `navlog show` prints.
+    func testProjectionsReadTheColumnsTheyName() throws {
+        let harness = try SQLiteExtensionHarness(self)
+        let cases: [(columns: [String], filter: String, isIncluded: (Event) -> Bool)] = [
+            (["seq", "kind", "session"], "WHERE session = 's-1'", { $0.session == "s-1" }),
+            (["seq", "subject_type", "screen"], "WHERE kind = 'action'", { $0.kind.rawValue == "action" }),
+            (["seq", "parent"], "WHERE seq < 40", { $0.seq < 40 }),
+            (["seq", "payload"], "WHERE seq BETWEEN 200 AND 260", { (200...260).contains($0.seq) }),
+        ]
+        for (columns, filter, isIncluded) in cases {
+            let sql = "SELECT \(columns.joined(separator: ", ")) FROM navlog_events \(filter)"
+            let result = try harness.runCLI(sql)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let rows = try (JSONValue(parsing: result.stdout).arrayValue ?? []).map { row -> JSONValue in
+                var members = (row.objectValue ?? [:]).filter { $0.value != .null }
+                if let payload = members["payload"]?.stringValue { members["payload"] = try JSONValue(parsing: payload) }
+                return .object(members)
+            }
+            let expected = try harness.shown(where: isIncluded).map { event -> JSONValue in
+                .object((event.objectValue ?? [:]).filter { columns.contains($0.key) })
+            }
+            assertRowsEqual(rows, expected, sql)
+        }
+    }
+
     // MARK: - Helpers
 
     private func assertRowsEqual(_ actual: [JSONValue], _ expected: [JSONValue], _ query: String,

@@ -20,6 +20,19 @@ package struct BlockQuery: Sendable, Equatable {
     package init() {}
 }
 
+/// Which fields of its events a reader needs beside the envelope (seq, times, run, session,
+/// session seq, kind, cause).
+package struct EventFields: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `subject`, `screen` and `parent`.
+    package static let strings = EventFields(rawValue: 1)
+    /// `payload`.
+    package static let payload = EventFields(rawValue: 2)
+    package static let all: EventFields = [.strings, .payload]
+}
+
 /// One block of a journal, as its row in the `block` table describes it.
 package struct BlockSummary: Sendable, Equatable {
     package var id: Int64
@@ -40,6 +53,7 @@ package final class BorrowedJournal {
     /// Payload values already decoded, shared by the events that repeat them.
     private let values = DecodedValueCache()
     private var blockRow: SQLiteStatement?
+    private var stringRow: SQLiteStatement?
     private var strings: [Int64: String] = [:]
     private var kinds: [Int64: EventKind] = [:]
     private var sessions: [Int64: (name: String, run: String)] = [:]
@@ -61,6 +75,8 @@ package final class BorrowedJournal {
     package func close() {
         blockRow?.close()
         blockRow = nil
+        stringRow?.close()
+        stringRow = nil
         file.close()
     }
 
@@ -98,14 +114,22 @@ package final class BorrowedJournal {
         }
     }
 
-    /// Returns the events of `block`, inflated and checked (length, CRC-32, layout, the ids it
-    /// refers to); a damaged block throws ``JournalError/damagedBlock(path:firstSeq:lastSeq:reason:)``
-    /// naming it.
-    package func events(in block: BlockSummary) throws -> [Event] {
+    /// Returns the events of `block` that `query` allows (its seq and time bounds, session and
+    /// kind), inflated and checked (length, CRC-32, layout, the ids it refers to); a damaged
+    /// block throws ``JournalError/damagedBlock(path:firstSeq:lastSeq:reason:)`` naming it.
+    ///
+    /// Only the `fields` asked for are read: without ``EventFields/payload`` payloads are left
+    /// empty objects and not decoded, without ``EventFields/strings`` `subject` is empty and
+    /// `screen` and `parent` nil. Events of other sessions or kinds are dropped before any of
+    /// their strings are looked up.
+    package func events(in block: BlockSummary, matching query: BlockQuery = BlockQuery(),
+                        fields: EventFields = .all) throws -> [Event] {
         if blockRow == nil {
             do { blockRow = try JournalFileReader.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
         }
-        let columns = try JournalFileReader.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: block.firstSeq)
+        let plan: ((Int64) throws -> EventBlock.PayloadReading)? = fields.contains(.payload) ? nil : { _ in .skipped }
+        let columns = try JournalFileReader.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow,
+                                                      near: block.firstSeq, plan: plan)
         var events: [Event] = []
         events.reserveCapacity(columns.count)
         for index in 0..<columns.count {
@@ -113,30 +137,53 @@ package final class BorrowedJournal {
                 .damagedBlock(path: path, firstSeq: block.firstSeq, lastSeq: block.lastSeq,
                               reason: "block \(block.id) refers to \(reason) at seq \(columns.seq[index])")
             }
+            let seq = columns.seq[index]
+            let wall = columns.wall[index]
+            if let lowest = query.lowestSeq, seq < lowest { continue }
+            if let highest = query.highestSeq, seq > highest { continue }
+            if let earliest = query.earliest, wall < earliest { continue }
+            if let latest = query.latest, wall > latest { continue }
             guard let session = try session(columns.session[index]) else { throw damaged("unknown session \(columns.session[index])") }
             guard let kind = try kind(columns.kind[index]) else { throw damaged("unknown kind \(columns.kind[index])") }
+            if let wanted = query.session, session.name != wanted { continue }
+            if let wanted = query.kind, kind.rawValue != wanted { continue }
             func lookup(_ id: Int64) throws -> String {
                 guard let value = try string(id) else { throw damaged("unknown string \(id)") }
                 return value
             }
+            let readsStrings = fields.contains(.strings)
             let screenID = columns.screen[index]
             let parentID = columns.parent[index]
             events.append(Event(
-                seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
-                run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
-                kind: kind, subject: try lookup(columns.subject[index]), screen: screenID == 0 ? nil : try lookup(screenID),
-                cause: columns.cause[index], parent: parentID == 0 ? nil : try lookup(parentID), payload: columns.payload[index]))
+                seq: seq, wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index],
+                run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index], kind: kind,
+                subject: readsStrings ? try lookup(columns.subject[index]) : "",
+                screen: readsStrings && screenID != 0 ? try lookup(screenID) : nil,
+                cause: columns.cause[index],
+                parent: readsStrings && parentID != 0 ? try lookup(parentID) : nil,
+                payload: columns.payload[index]))
         }
         return events
     }
 
     // MARK: - Ids
 
-    /// The string with row id `id`, loading newer rows once when it is not known yet.
+    /// The string with row id `id`, looked up by its id the first time: a selective query needs
+    /// few of a large journal's strings.
     private func string(_ id: Int64) throws -> String? {
         if let value = strings[id] { return value }
-        do { try file.loadStrings(after: strings.keys.max() ?? 0, into: &strings) } catch { throw JournalError.wrapping(error, path: path) }
-        return strings[id]
+        do {
+            if stringRow == nil { stringRow = try file.database.prepare("SELECT value FROM \(file.schemaPrefix)string WHERE id = ?") }
+            guard let statement = stringRow else { return nil }
+            defer { statement.reset() }
+            try statement.bind([.integer(id)])
+            guard try statement.step() else { return nil }
+            let value = statement.text(at: 0)
+            strings[id] = value
+            return value
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
     }
 
     private func kind(_ id: Int64) throws -> EventKind? {
