@@ -24,10 +24,7 @@ final class EventsCursor: VirtualTableCursor {
 
     override var isAtEnd: Bool { position >= rows.count }
 
-    override var rowid: Int64 { Int64(bitPattern: current.seq) }
-
-    /// The event at the cursor.
-    var current: Event { rows[position] }
+    override var rowid: Int64 { Int64(bitPattern: rows[position].seq) }
 
     /// Starts a scan with the constraints `plan` (the `idxStr` of ``EventsTable/bestIndex(_:)``)
     /// names, whose values are `values`, in the same order, reading the fields `number` (its
@@ -59,7 +56,8 @@ final class EventsCursor: VirtualTableCursor {
         while position >= rows.count, nextBlock < blocks.count {
             let block = blocks[nextBlock]
             nextBlock += 1
-            rows = try (journal?.events(in: block, matching: constraints.blockQuery, fields: fields) ?? []).filter(constraints.matches)
+            // The journal applies every constraint taken (EventConstraints.blockQuery).
+            rows = try journal?.events(in: block, matching: constraints.blockQuery, fields: fields) ?? []
             position = 0
         }
     }
@@ -68,23 +66,24 @@ final class EventsCursor: VirtualTableCursor {
 
     /// Sets the result of column `column` of the current row, as `navlog show -o json` prints it.
     override func setResult(column: Int32, of context: OpaquePointer?) {
-        let event = current
+        // Field by field through the array: copying the event out retained every string.
+        let index = position
         switch column {
-        case 0: sqlite3_result_int64(context, Int64(bitPattern: event.seq))
-        case 1: setText(Event.formatTime(event.wallNanoseconds), context)
-        case 2: sqlite3_result_int64(context, event.wallNanoseconds)
-        case 3: sqlite3_result_int64(context, Int64(bitPattern: event.monotonicNanoseconds))
-        case 4: setText(event.run, context)
-        case 5: setText(event.session, context)
-        case 6: sqlite3_result_int64(context, Int64(bitPattern: event.sessionSeq))
-        case 7: setText(event.kind.rawValue, context)
-        case 8: setText(event.subject, context)
-        case 9: setText(event.subjectType, context)
-        case 10: setText(event.screen, context)
+        case 0: sqlite3_result_int64(context, Int64(bitPattern: rows[index].seq))
+        case 1: setText(Event.formatTime(rows[index].wallNanoseconds), context)
+        case 2: sqlite3_result_int64(context, rows[index].wallNanoseconds)
+        case 3: sqlite3_result_int64(context, Int64(bitPattern: rows[index].monotonicNanoseconds))
+        case 4: setText(rows[index].run, context)
+        case 5: setText(rows[index].session, context)
+        case 6: sqlite3_result_int64(context, Int64(bitPattern: rows[index].sessionSeq))
+        case 7: setText(rows[index].kind.rawValue, context)
+        case 8: setText(rows[index].subject, context)
+        case 9: setText(rows[index].subjectType, context)
+        case 10: setText(rows[index].screen, context)
         case 11:
-            if let cause = event.cause { sqlite3_result_int64(context, Int64(bitPattern: cause)) } else { sqlite3_result_null(context) }
-        case 12: setText(event.parent, context)
-        case 13: setText(event.payload.serialized(), context)
+            if let cause = rows[index].cause { sqlite3_result_int64(context, Int64(bitPattern: cause)) } else { sqlite3_result_null(context) }
+        case 12: setText(rows[index].parent, context)
+        case 13: setText(rows[index].payload.serialized(), context)
         case Self.schemaColumn: setText(schema, context)
         default: sqlite3_result_null(context)
         }
@@ -159,12 +158,5 @@ struct EventConstraints {
         query.session = session
         query.kind = kind
         return query
-    }
-
-    /// Whether `event` meets every constraint.
-    func matches(_ event: Event) -> Bool {
-        let seq = Int64(bitPattern: event.seq)
-        return seq >= lowestSeq && seq <= highestSeq && event.wallNanoseconds >= earliest && event.wallNanoseconds <= latest
-            && (session == nil || event.session == session) && (kind == nil || event.kind.rawValue == kind)
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 // The entry point `sqlite3` calls on `.load .build/release/libNavlogSQLite`, and Python's
 // `sqlite3` on `load_extension`: see <https://www.sqlite.org/loadext.html>.
@@ -22,9 +23,35 @@ public func navlogSQLiteInit(
     _ connection: OpaquePointer?, _ errorMessage: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ routines: OpaquePointer?
 ) -> Int32 {
     guard let connection else { return SQLITE_MISUSE }
+    keepLoaded()
     let (code, message) = TableModule.register(on: connection)
     if let message { errorMessage?.pointee = makeSQLiteMessage(message) }
     return code
+}
+
+/// Keeps this library mapped for the rest of the process (`RTLD_NODELETE`).
+///
+/// SQLite `dlclose`s an extension when the connection that loaded it closes. The Swift runtime,
+/// which stays loaded, keeps pointers into the library's type metadata and conformance
+/// records, so the next load in the same process (Python opening a second connection) crashed
+/// on them. Opening the library once more with `RTLD_NODELETE`, never closed, pins it.
+private func keepLoaded() {
+    // The file mapped at this library's header, from /proc/self/maps (glibc's dladdr needs
+    // _GNU_SOURCE, which Swift's Glibc module does not define). Read with getline: the file's
+    // size is 0 to stat, so whole-file readers find it empty.
+    let address = UInt(bitPattern: #dsohandle)
+    guard let maps = fopen("/proc/self/maps", "r") else { return }
+    defer { fclose(maps) }
+    var buffer: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(buffer) }
+    while getline(&buffer, &capacity, maps) > 0, let buffer {
+        let fields = String(cString: buffer).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        let bounds = fields.first?.split(separator: "-").compactMap { UInt($0, radix: 16) } ?? []
+        guard fields.count >= 6, bounds.count == 2, (bounds[0]..<bounds[1]).contains(address) else { continue }
+        _ = dlopen(fields[5...].joined(separator: " "), RTLD_NOW | RTLD_NODELETE)
+        return
+    }
 }
 
 /// Returns `text` copied into memory from `sqlite3_malloc`, which SQLite frees once it has

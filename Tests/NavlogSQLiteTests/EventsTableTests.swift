@@ -87,6 +87,32 @@ final class EventsTableTests: XCTestCase {
         }
     }
 
+    /// SQLite unloads an extension when the connection that loaded it closes, but the Swift
+    /// runtime keeps pointers into the library: it must stay mapped, and load again in the same
+    /// process (ExtensionFuzzTests crashed on the second load before it did).
+    func testOneProcessLoadsTheExtensionIntoConnectionAfterConnection() throws {
+        let harness = try SQLiteExtensionHarness(self)
+        let program = """
+            import sqlite3, sys
+            for _ in range(3):
+                connection = sqlite3.connect(sys.argv[1])
+                connection.enable_load_extension(True)
+                connection.load_extension(sys.argv[2])
+                print(connection.execute("SELECT count(*) FROM navlog_events").fetchone()[0])
+                try:
+                    connection.execute("SELECT * FROM navlog_visits('nope')").fetchall()
+                except sqlite3.Error as error:
+                    print(error)
+                connection.close()
+                # SQLite has dlclose'd the library; it must stay mapped all the same.
+                print(any("libNavlogSQLite" in line for line in open("/proc/self/maps")))
+            """
+        let result = try runTool("/usr/bin/python3", ["-c", program, harness.file, SQLiteExtensionHarness.library])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let error = "navlog_visits: nope is not a navlog journal: the connection has no database named 'nope'"
+        XCTAssertEqual(result.stdout, String(repeating: "\(harness.shown.count)\n\(error)\nTrue\n", count: 3))
+    }
+
     // MARK: - Helpers
 
     private func assertRowsEqual(_ actual: [JSONValue], _ expected: [JSONValue], _ query: String,

@@ -55,8 +55,8 @@ package final class BorrowedJournal {
     private var blockRow: SQLiteStatement?
     private var stringRow: SQLiteStatement?
     private var strings: [Int64: String] = [:]
-    private var kinds: [Int64: EventKind] = [:]
-    private var sessions: [Int64: (name: String, run: String)] = [:]
+    private var kinds = IDTable<EventKind>()
+    private var sessions = IDTable<(name: String, run: String)>()
 
     /// The journal file, as the connection names it (`:memory:` for none).
     package var path: String { file.path }
@@ -190,13 +190,15 @@ package final class BorrowedJournal {
         if let kind = kinds[id] { return kind }
         var names: [Int64: String] = [:]
         do { try file.loadKinds(into: &names) } catch { throw JournalError.wrapping(error, path: path) }
-        kinds = names.mapValues(EventKind.init(rawValue:))
+        kinds.add(names.mapValues(EventKind.init(rawValue:)))
         return kinds[id]
     }
 
     private func session(_ id: Int64) throws -> (name: String, run: String)? {
         if let session = sessions[id] { return session }
-        do { try file.loadSessions(into: &sessions) } catch { throw JournalError.wrapping(error, path: path) }
+        var rows: [Int64: (name: String, run: String)] = [:]
+        do { try file.loadSessions(into: &rows) } catch { throw JournalError.wrapping(error, path: path) }
+        sessions.add(rows)
         return sessions[id]
     }
 }

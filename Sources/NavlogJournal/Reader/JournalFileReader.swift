@@ -274,7 +274,7 @@ final class JournalFileReader {
 /// One of a file's tables by row id (strings, kinds, sessions), loaded as rows turn up.
 /// Row ids are small and dense, so they index an array; an id a damaged file makes too large
 /// for that (beyond twice the rows plus 1024) goes to a dictionary instead.
-private struct IDTable<Value> {
+struct IDTable<Value> {
     private var dense: [Value?] = []
     private var sparse: [Int64: Value] = [:]
     private var count = 0
