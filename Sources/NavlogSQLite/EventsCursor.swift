@@ -111,7 +111,9 @@ struct EventConstraints {
     mutating func add(_ token: String, _ value: OpaquePointer?) {
         let type = sqlite3_value_type(value)
         if token.hasPrefix("schema") {
-            schema = sqlite3_value_text(value).map { String(cString: $0) } ?? "main"
+            let name = sqlite3_value_text(value).map { String(cString: $0) } ?? "main"
+            isContradictory = isContradictory || (schema != nil && schema?.lowercased() != name.lowercased())
+            schema = name
             return
         }
         if token.hasPrefix("session") || token.hasPrefix("kind") {

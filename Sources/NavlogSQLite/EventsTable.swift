@@ -18,10 +18,12 @@ final class EventsTable: VirtualTable {
     /// <https://www.sqlite.org/vtab.html#the_xbestindex_method>.
     ///
     /// It takes equality and ranges on `seq` and `time_ns`, equality on `session` and `kind`
-    /// (binary collation) and on the hidden `schema` (always applied, so always omitted), passing them to `xFilter` in the order `idxStr` lists them (such as
-    /// `session=,seq>=`; `EXPLAIN QUERY PLAN` shows it). It filters those exactly when their
-    /// value has the column's type (an integer, a text), so it tells SQLite to skip its own
-    /// check (`omit`) only when the planner already knows the value is of that type.
+    /// (binary collation) and on the hidden `schema`, passing them to `xFilter` in the order
+    /// `idxStr` lists them (such as `session=,seq>=`; `EXPLAIN QUERY PLAN` shows it). It
+    /// filters those exactly when their value has the column's type (an integer, a text), so it
+    /// tells SQLite to skip its own check (`omit`) only when the planner already knows the value
+    /// is of that type; `schema` it always applies, so SQLite never checks it. `idxNum` names
+    /// the fields the statement reads (``EventFields``, from `colUsed`).
     override func bestIndex(_ info: UnsafeMutablePointer<sqlite3_index_info>) {
         var tokens: [String] = []
         var rows = 10_000_000.0
