@@ -8,6 +8,7 @@ import PackageDescription
 //   NavlogTesting                      NavigationTestStore for apps' own tests
 //   NavlogJournal                      compressed SQLite journals of events
 //   NavlogAnalysis, NavlogExport       reports and diffs; encoders for other engines
+//   NavlogSQLite                       a SQLite loadable extension: SQL over journals
 //   NavlogHTTPClient                   an HTTP(S) client over libcurl, for the push and the CLI
 //   NavlogDaemon                       navlogd's HTTP API over hosted sessions
 //   NavlogCommandLine                  the version and the --help layout the programs share
@@ -27,6 +28,8 @@ let package = Package(
         .library(name: "NavlogExport", targets: ["NavlogExport"]),
         .library(name: "NavlogHTTPClient", targets: ["NavlogHTTPClient"]),
         .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
+        // The SQLite loadable extension: `.load .build/release/libNavlogSQLite` in `sqlite3`.
+        .library(name: "NavlogSQLite", type: .dynamic, targets: ["NavlogSQLite"]),
         .executable(name: "navlog", targets: ["navlog"]),
         .executable(name: "navlogd", targets: ["navlogd"]),
     ],
@@ -73,6 +76,9 @@ let package = Package(
         // The client side of HTTP (libcurl): the daemon's OTLP push and `navlog sessions`, which
         // so does not link the daemon's server.
         .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
+        // A SQLite loadable extension: virtual tables over a journal's compressed blocks, for
+        // SQL in stock sqlite3 and any SQLite client.
+        .target(name: "NavlogSQLite", dependencies: ["NavlogEvents", "NavlogJournal", "CSQLite"]),
         // What the programs share: the version and the layout of --help (no dependencies, so
         // navlogd need not link navlog's parser nor navlog the daemon). The daemon library
         // reads the version from it for its startup line and navlog_build_info.
@@ -105,6 +111,8 @@ let package = Package(
         .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogTestSupport", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogTestSupport", "navlogd", "navlog"]),
         .testTarget(name: "NavlogHTTPClientTests", dependencies: ["NavlogHTTPClient"]),
+        // Loads the built libNavlogSQLite.so into the sqlite3 CLI and Python's sqlite3.
+        .testTarget(name: "NavlogSQLiteTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTestSupport", "navlog"]),
         // The fault suite, load and fuzzing (scripts/faults runs it alone; scripts/test --fast
         // skips it): navlogd under kill -9, full disks and signals, hostile input, damaged journals.
         .testTarget(

@@ -8,6 +8,7 @@ import NavlogJournal
 //   B  NDJSON (`Event.jsonLine()`) through gzip -6
 //
 //   and navlog report over a large journal against the sqlite3 CLI over baseline A's rows,
+//   SQL through the NavlogSQLite extension over that journal against the same SQL over those rows,
 //   and the daemon (`navlogd` in process) against a minimal libmicrohttpd handler, with the
 //   same keep-alive loopback clients, and the memory of a live screen against plain objects.
 //
@@ -244,6 +245,16 @@ if reportEventCount > 0 {
         + "(fastest of \(ReportBenchmark.rounds), the query alone: \(turns(result.duckdbTurns)) s); DuckDB / navlog report = \(format(duckdbSpeed, 2)) (target >= 0.5: \(duckdbSpeed >= 0.5 ? "met" : "MISSED"))")
     line("journal vs baseline D: \(format(Double(result.journalBytes) / Double(result.events), 2)) B/event against Parquet zstd-19's \(format(parquetPerEvent, 2)) B/event, "
         + "journal / parquet = \(format(parquetSize, 2)) (target <= 1: \(parquetSize <= 1 ? "met" : "MISSED"))")
+    let library = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("libNavlogSQLite.so").path
+    let sql = try SQLBenchmark.run(journalDirectory: root + "/report-journal", rowsPath: root + "/report-rows.sqlite",
+                                   library: String(library.dropLast(".so".count)), root: root)
+    let scanRatio = sql.scanSeconds / sql.rowsScanSeconds
+    line("sql over the journal (NavlogSQLite in sqlite3, \(sql.files) file(s) attached; the statement alone, fastest of \(SQLBenchmark.rounds) alternating turns): "
+        + "kinds counted in \(format(sql.scanSeconds, 2)) s against \(format(sql.rowsScanSeconds, 2)) s over baseline A's rows, extension / rows = \(format(scanRatio, 2)) "
+        + "(target <= 1.5: \(scanRatio <= 1.5 ? "met" : "MISSED")); session \(sql.session)'s \(sql.sessionEvents) events in \(format(sql.oneSessionSeconds * 1000, 1)) ms "
+        + "(target <= 50: \(sql.oneSessionSeconds * 1000 <= 50 ? "met" : "MISSED")), \(format(sql.rowsOneSessionSeconds * 1000, 1)) ms over the rows")
+    summaryExtras["sql_scan_ratio_vs_rows"] = .double(scanRatio)
+    summaryExtras["sql_one_session_ms"] = .double(sql.oneSessionSeconds * 1000)
     summaryExtras["duckdb_seconds_10m"] = .double(result.duckdbSeconds * 10 / millions)
     summaryExtras["report_speed_ratio_vs_duckdb"] = .double(duckdbSpeed)
     summaryExtras["parquet_zstd_bytes_per_event"] = .double(parquetPerEvent)

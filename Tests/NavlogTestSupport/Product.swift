@@ -45,6 +45,13 @@ public struct Product: Sendable {
     /// The path of the built executable.
     public var path: String { Self.directory.appendingPathComponent(name).path }
 
+    /// The path of the built dynamic library product `name` (`NavlogSQLite` gives
+    /// `.build/debug/libNavlogSQLite.so`), without the file extension, as SQLite's `.load` and
+    /// `load_extension` take it.
+    public static func libraryPath(_ name: String) -> String {
+        directory.appendingPathComponent("lib" + name).path
+    }
+
     /// Runs the executable with `arguments` and waits for it; see ``runTool(_:_:in:environment:input:)``.
     public func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
         try runTool(path, arguments, in: directory, environment: environment)

@@ -147,7 +147,7 @@ final class JournalFileReader {
 
     /// The statement ``readBlock(_:in:inflater:values:row:near:)`` reads a block's row with.
     static func prepareBlockRow(in file: JournalFile) throws -> SQLiteStatement {
-        try file.database.prepare("SELECT first_seq, last_seq, event_count, raw_bytes, crc32, data FROM block WHERE id = ?")
+        try file.database.prepare("SELECT first_seq, last_seq, event_count, raw_bytes, crc32, data FROM \(file.schemaPrefix)block WHERE id = ?")
     }
 
     /// Reads block `id` of `file`, checking its length, CRC-32 and layout.
@@ -293,7 +293,7 @@ final class JournalFileReader {
 /// One of a file's tables by row id (strings, kinds, sessions), loaded as rows turn up.
 /// Row ids are small and dense, so they index an array; an id a damaged file makes too large
 /// for that (beyond twice the rows plus 1024) goes to a dictionary instead.
-private struct IDTable<Value> {
+struct IDTable<Value> {
     private var dense: [Value?] = []
     private var sparse: [Int64: Value] = [:]
     private var count = 0

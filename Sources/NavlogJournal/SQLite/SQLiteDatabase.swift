@@ -10,6 +10,8 @@ final class SQLiteDatabase {
     private(set) var handle: OpaquePointer?
     /// The database file.
     let path: String
+    /// Whether this object opened the connection and so closes it; false for one it borrows.
+    private let ownsHandle: Bool
 
     /// Opens `path`; `readOnly` opens without creating or writing.
     ///
@@ -28,15 +30,25 @@ final class SQLiteDatabase {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         self.handle = handle
+        ownsHandle = true
+    }
+
+    /// Wraps a connection another program opened and keeps owning (a loadable extension's
+    /// host): this object prepares statements on it but never closes it, nor changes its settings.
+    init(borrowing handle: OpaquePointer, path: String) {
+        self.handle = handle
+        self.path = path
+        ownsHandle = false
     }
 
     deinit {
-        sqlite3_close_v2(handle)
+        if ownsHandle { sqlite3_close_v2(handle) }
     }
 
-    /// Closes the connection; later calls throw `SQLITE_MISUSE`.
+    /// Closes the connection (a borrowed one stays open for its owner); later calls throw
+    /// `SQLITE_MISUSE`.
     func close() {
-        sqlite3_close_v2(handle)
+        if ownsHandle { sqlite3_close_v2(handle) }
         handle = nil
     }
 

@@ -5,9 +5,13 @@ import Foundation
 final class JournalFile {
     let database: SQLiteDatabase
     var path: String { database.path }
+    /// What names the file's tables in SQL: empty for a file this navlog opened, the quoted
+    /// schema and a dot (`"aux".`) for one a borrowed connection attached.
+    let schemaPrefix: String
 
-    private init(database: SQLiteDatabase) {
+    private init(database: SQLiteDatabase, schema: String? = nil) {
         self.database = database
+        schemaPrefix = schema.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"." } ?? ""
     }
 
     /// Closes the connection.
@@ -63,11 +67,24 @@ final class JournalFile {
         return file
     }
 
+    /// Wraps database `schema` (`main`, or one attached) of a connection another program owns
+    /// (the SQLite extension's host) and checks it is a journal this navlog understands;
+    /// closing it leaves the connection open.
+    static func borrowing(_ connection: OpaquePointer, schema: String) throws -> JournalFile {
+        guard let filename = sqlite3_db_filename(connection, schema) else {
+            throw JournalError.notAJournal(path: schema, reason: "the connection has no database named '\(schema)'")
+        }
+        let name = String(cString: filename)
+        let file = JournalFile(database: SQLiteDatabase(borrowing: connection, path: name.isEmpty ? ":memory:" : name), schema: schema)
+        try file.validate()
+        return file
+    }
+
     /// Throws unless the schema is one this navlog reads.
     func validate() throws {
         let version: Int
         do {
-            version = Int(try database.scalar("PRAGMA user_version")?.integer ?? 0)
+            version = Int(try database.scalar("PRAGMA \(schemaPrefix)user_version")?.integer ?? 0)
         } catch let error as SQLiteError where error.isCorruption {
             throw JournalError.notAJournal(path: path, reason: "not an SQLite database or damaged (\(error.message))")
         } catch {
@@ -86,7 +103,7 @@ final class JournalFile {
     /// Returns a `meta` value.
     func meta(_ key: String) throws -> String? {
         do {
-            return try database.scalar("SELECT value FROM meta WHERE key = ?", [.text(key)])?.text
+            return try database.scalar("SELECT value FROM \(schemaPrefix)meta WHERE key = ?", [.text(key)])?.text
         } catch {
             throw JournalError.wrapping(error, path: path)
         }
@@ -98,7 +115,7 @@ final class JournalFile {
     /// The lowest and highest seq stored, or nil for a file without events.
     func seqRange() throws -> ClosedRange<UInt64>? {
         do {
-            let row = try database.rows("SELECT min(first_seq), max(last_seq) FROM block").first
+            let row = try database.rows("SELECT min(first_seq), max(last_seq) FROM \(schemaPrefix)block").first
             guard let low = row?[0].integer, let high = row?[1].integer else { return nil }
             guard low >= 0, high >= low else {
                 throw JournalError.notAJournal(path: path, reason: "its block seq range \(low)...\(high) is damaged")
@@ -113,20 +130,20 @@ final class JournalFile {
 
     /// Every interned string, by id.
     func loadStrings(after id: Int64 = 0, into strings: inout [Int64: String]) throws {
-        let statement = try database.prepare("SELECT id, value FROM string WHERE id > ?")
+        let statement = try database.prepare("SELECT id, value FROM \(schemaPrefix)string WHERE id > ?")
         try statement.bind([.integer(id)])
         while try statement.step() { strings[statement.int64(at: 0)] = statement.text(at: 1) }
     }
 
     /// Every kind name, by id.
     func loadKinds(into kinds: inout [Int64: String]) throws {
-        let statement = try database.prepare("SELECT id, name FROM kind")
+        let statement = try database.prepare("SELECT id, name FROM \(schemaPrefix)kind")
         while try statement.step() { kinds[statement.int64(at: 0)] = statement.text(at: 1) }
     }
 
     /// Every session with its name and run name, by id.
     func loadSessions(into sessions: inout [Int64: (name: String, run: String)]) throws {
-        let statement = try database.prepare("SELECT s.id, s.name, r.name FROM session s JOIN run r ON r.id = s.run")
+        let statement = try database.prepare("SELECT s.id, s.name, r.name FROM \(schemaPrefix)session s JOIN \(schemaPrefix)run r ON r.id = s.run")
         while try statement.step() { sessions[statement.int64(at: 0)] = (statement.text(at: 1), statement.text(at: 2)) }
     }
 }

@@ -1,0 +1,204 @@
+import Foundation
+import NavlogEvents
+
+/// The bounds a query puts on the blocks it needs; every one is optional and they combine
+/// with AND. The SQLite extension's `navlog_events` pushes its constraints down through it.
+package struct BlockQuery: Sendable, Equatable {
+    /// Only blocks holding seqs at or above this one.
+    package var lowestSeq: UInt64?
+    /// Only blocks holding seqs at or below this one.
+    package var highestSeq: UInt64?
+    /// Only blocks holding events at or after this wall time (ns since the epoch).
+    package var earliest: Int64?
+    /// Only blocks holding events at or before this wall time (ns since the epoch).
+    package var latest: Int64?
+    /// Only blocks the event index says hold events of this session.
+    package var session: String?
+    /// Only blocks the event index says hold events of this kind.
+    package var kind: String?
+
+    package init() {}
+}
+
+/// Which fields of its events a reader needs beside the envelope (seq, times, run, session,
+/// session seq, kind, cause).
+package struct EventFields: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// `subject`, `screen` and `parent`.
+    package static let strings = EventFields(rawValue: 1)
+    /// `payload`.
+    package static let payload = EventFields(rawValue: 2)
+    package static let all: EventFields = [.strings, .payload]
+}
+
+/// One block of a journal, as its row in the `block` table describes it.
+package struct BlockSummary: Sendable, Equatable {
+    package var id: Int64
+    package var firstSeq: UInt64
+    package var lastSeq: UInt64
+}
+
+/// Reads the blocks and events of a journal through a connection another program owns: the
+/// SQLite extension's virtual tables run inside their host's connection (the `sqlite3` CLI,
+/// Python's `sqlite3`), so they read the `block` table with the host's own statements.
+///
+/// It reads one database of the connection, `main` or an attached one; its statements are
+/// finalized by ``close()``, which must come before the host closes the connection (or
+/// detaches the database).
+package final class BorrowedJournal {
+    private let file: JournalFile
+    private let inflater: Inflater
+    /// Payload values already decoded, shared by the events that repeat them.
+    private let values = DecodedValueCache()
+    private var blockRow: SQLiteStatement?
+    private var stringRow: SQLiteStatement?
+    private var strings: [Int64: String] = [:]
+    private var kinds = IDTable<EventKind>()
+    private var sessions = IDTable<(name: String, run: String)>()
+
+    /// The journal file, as the connection names it (`:memory:` for none).
+    package var path: String { file.path }
+
+    /// Wraps database `schema` of `connection` (a `sqlite3*`) and checks it is a journal.
+    package init(connection: OpaquePointer, schema: String = "main") throws {
+        file = try JournalFile.borrowing(connection, schema: schema)
+        do {
+            inflater = try Inflater(format: .raw)
+        } catch {
+            throw JournalError.wrapping(error, path: file.path)
+        }
+    }
+
+    /// Finalizes the statements; the connection stays open for its owner.
+    package func close() {
+        blockRow?.close()
+        blockRow = nil
+        stringRow?.close()
+        stringRow = nil
+        file.close()
+    }
+
+    /// Returns the blocks that may hold events matching `query`, in seq order; through the
+    /// `block` table's seq and time ranges and the `event` index's sessions and kinds.
+    package func blocks(matching query: BlockQuery) throws -> [BlockSummary] {
+        let prefix = file.schemaPrefix
+        var conditions: [String] = []
+        var bindings: [SQLiteValue] = []
+        func add(_ condition: String, _ value: SQLiteValue) {
+            bindings.append(value)
+            conditions.append(condition.replacingOccurrences(of: "?", with: "?\(bindings.count)"))
+        }
+        if let lowest = query.lowestSeq { add("b.last_seq >= ?", .integer(Int64(bitPattern: lowest))) }
+        if let highest = query.highestSeq { add("b.first_seq <= ?", .integer(Int64(bitPattern: highest))) }
+        if let earliest = query.earliest { add("b.max_time_ns >= ?", .integer(earliest)) }
+        if let latest = query.latest { add("b.min_time_ns <= ?", .integer(latest)) }
+        if let session = query.session {
+            add("EXISTS (SELECT 1 FROM \(prefix)event e WHERE e.block = b.id AND e.session IN (SELECT id FROM \(prefix)session WHERE name = ?))", .text(session))
+        }
+        do {
+            if let kind = query.kind {
+                guard let id = try file.database.scalar("SELECT id FROM \(prefix)kind WHERE name = ?", [.text(kind)])?.integer else { return [] }
+                add("EXISTS (SELECT 1 FROM \(prefix)event e WHERE e.block = b.id AND e.kinds & ? != 0)",
+                    .integer(Int64(bitPattern: JournalFileWriter.kindBit(id))))
+            }
+            let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            return try file.database.rows("SELECT b.id, b.first_seq, b.last_seq FROM \(prefix)block b\(condition) ORDER BY b.id", bindings).map { row in
+                // A damaged row's negative seqs are named as 0; reading the block refuses it.
+                BlockSummary(id: row[0].integer ?? 0, firstSeq: UInt64(max(row[1].integer ?? 0, 0)),
+                             lastSeq: UInt64(max(row[2].integer ?? 0, 0)))
+            }
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
+    }
+
+    /// Returns the events of `block` that `query` allows (its seq and time bounds, session and
+    /// kind), inflated and checked (length, CRC-32, layout, the ids it refers to); a damaged
+    /// block throws ``JournalError/damagedBlock(path:firstSeq:lastSeq:reason:)`` naming it.
+    ///
+    /// Only the `fields` asked for are read: without ``EventFields/payload`` payloads are left
+    /// empty objects and not decoded, without ``EventFields/strings`` `subject` is empty and
+    /// `screen` and `parent` nil. Events of other sessions or kinds are dropped before any of
+    /// their strings are looked up.
+    package func events(in block: BlockSummary, matching query: BlockQuery = BlockQuery(),
+                        fields: EventFields = .all) throws -> [Event] {
+        if blockRow == nil {
+            do { blockRow = try JournalFileReader.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
+        }
+        let plan: ((Int64) throws -> EventBlock.PayloadReading)? = fields.contains(.payload) ? nil : { _ in .skipped }
+        let columns = try JournalFileReader.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow,
+                                                      near: block.firstSeq, plan: plan)
+        var events: [Event] = []
+        events.reserveCapacity(columns.count)
+        for index in 0..<columns.count {
+            func damaged(_ reason: String) -> JournalError {
+                .damagedBlock(path: path, firstSeq: block.firstSeq, lastSeq: block.lastSeq,
+                              reason: "block \(block.id) refers to \(reason) at seq \(columns.seq[index])")
+            }
+            let seq = columns.seq[index]
+            let wall = columns.wall[index]
+            if let lowest = query.lowestSeq, seq < lowest { continue }
+            if let highest = query.highestSeq, seq > highest { continue }
+            if let earliest = query.earliest, wall < earliest { continue }
+            if let latest = query.latest, wall > latest { continue }
+            guard let session = try session(columns.session[index]) else { throw damaged("unknown session \(columns.session[index])") }
+            guard let kind = try kind(columns.kind[index]) else { throw damaged("unknown kind \(columns.kind[index])") }
+            if let wanted = query.session, session.name != wanted { continue }
+            if let wanted = query.kind, kind.rawValue != wanted { continue }
+            func lookup(_ id: Int64) throws -> String {
+                guard let value = try string(id) else { throw damaged("unknown string \(id)") }
+                return value
+            }
+            let readsStrings = fields.contains(.strings)
+            let screenID = columns.screen[index]
+            let parentID = columns.parent[index]
+            events.append(Event(
+                seq: seq, wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index],
+                run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index], kind: kind,
+                subject: readsStrings ? try lookup(columns.subject[index]) : "",
+                screen: readsStrings && screenID != 0 ? try lookup(screenID) : nil,
+                cause: columns.cause[index],
+                parent: readsStrings && parentID != 0 ? try lookup(parentID) : nil,
+                payload: columns.payload[index]))
+        }
+        return events
+    }
+
+    // MARK: - Ids
+
+    /// The string with row id `id`, looked up by its id the first time: a selective query needs
+    /// few of a large journal's strings.
+    private func string(_ id: Int64) throws -> String? {
+        if let value = strings[id] { return value }
+        do {
+            if stringRow == nil { stringRow = try file.database.prepare("SELECT value FROM \(file.schemaPrefix)string WHERE id = ?") }
+            guard let statement = stringRow else { return nil }
+            defer { statement.reset() }
+            try statement.bind([.integer(id)])
+            guard try statement.step() else { return nil }
+            let value = statement.text(at: 0)
+            strings[id] = value
+            return value
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
+    }
+
+    private func kind(_ id: Int64) throws -> EventKind? {
+        if let kind = kinds[id] { return kind }
+        var names: [Int64: String] = [:]
+        do { try file.loadKinds(into: &names) } catch { throw JournalError.wrapping(error, path: path) }
+        kinds.add(names.mapValues(EventKind.init(rawValue:)))
+        return kinds[id]
+    }
+
+    private func session(_ id: Int64) throws -> (name: String, run: String)? {
+        if let session = sessions[id] { return session }
+        var rows: [Int64: (name: String, run: String)] = [:]
+        do { try file.loadSessions(into: &rows) } catch { throw JournalError.wrapping(error, path: path) }
+        sessions.add(rows)
+        return sessions[id]
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import NavlogEvents
+import NavlogTestSupport
+import XCTest
+
+/// `navlog_visits` gives the transitions and dwell medians `navlog report -o json` gives.
+final class VisitsTableTests: XCTestCase {
+    /// Through Python's `sqlite3` with the extension: transitions as `[from, to, count]`, and
+    /// per screen type the median of uncensored `dwell_ms` (statistics.median: the mean of the
+    /// two middle values for an even count), how many there are, and how many are censored.
+    private static let program = """
+        import json, sqlite3, statistics, sys
+        database, library = sys.argv[1:3]
+        connection = sqlite3.connect(database)
+        connection.enable_load_extension(True)
+        connection.load_extension(library)
+        transitions = connection.execute(
+            "SELECT screen_type, next, count(*) FROM navlog_visits WHERE next IS NOT NULL GROUP BY 1, 2").fetchall()
+        dwell = {}
+        for screen_type, dwell_ms, censored in connection.execute("SELECT screen_type, dwell_ms, censored FROM navlog_visits"):
+            entry = dwell.setdefault(screen_type, {"values": [], "censored": 0})
+            if censored:
+                entry["censored"] += 1
+            else:
+                entry["values"].append(dwell_ms)
+        print(json.dumps({
+            "transitions": sorted([list(row) for row in transitions]),
+            "dwell": {key: [round(statistics.median(entry["values"]), 3) if entry["values"] else None,
+                            len(entry["values"]), entry["censored"]] for key, entry in dwell.items()},
+        }))
+        """
+
+    func testTransitionsAndDwellMediansEqualTheReports() throws {
+        let directory = makeTemporaryDirectory(self)
+        let explore = try Product.navlog.run(["explore", "tabs", "--seed", "7", "--steps", "300", "--sessions", "4", "--journal", directory])
+        XCTAssertEqual(explore.status, 0, explore.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".navlog") }
+        let file = directory + "/" + (try XCTUnwrap(files.first))
+        let report = try Product.navlog.run(["report", directory, "-o", "json"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let figures = try JSONValue(parsing: report.stdout)
+
+        let python = try runTool("/usr/bin/python3", ["-c", Self.program, file, SQLiteExtensionHarness.library])
+        XCTAssertEqual(python.status, 0, python.stderr)
+        let sql = try JSONValue(parsing: python.stdout)
+
+        let expectedTransitions = (figures["transitions"]?.arrayValue ?? []).map { entry in
+            "\(entry["from"]?.stringValue ?? "?") -> \(entry["to"]?.stringValue ?? "?"): \(entry["count"]?.intValue ?? -1)"
+        }.sorted()
+        let actualTransitions = (sql["transitions"]?.arrayValue ?? []).map { row in
+            let values = row.arrayValue ?? []
+            return "\(values[0].stringValue ?? "?") -> \(values[1].stringValue ?? "?"): \(values[2].intValue ?? -1)"
+        }.sorted()
+        XCTAssertGreaterThan(expectedTransitions.count, 5)
+        XCTAssertEqual(actualTransitions, expectedTransitions)
+
+        let expectedDwell = (figures["dwell"]?.arrayValue ?? []).map { entry in
+            "\(entry["screen"]?.stringValue ?? "?"): median \(entry["median_ms"]?.doubleValue ?? -1) ms of \(entry["n"]?.intValue ?? -1), censored \(entry["censored"]?.intValue ?? -1)"
+        }.sorted()
+        let actualDwell = (sql["dwell"]?.objectValue ?? [:]).compactMap { type, values -> String? in
+            let values = values.arrayValue ?? []
+            guard let median = values[0].doubleValue else { return nil }
+            return "\(type): median \(median) ms of \(values[1].intValue ?? -1), censored \(values[2].intValue ?? -1)"
+        }.sorted()
+        XCTAssertGreaterThan(expectedDwell.count, 3)
+        XCTAssertEqual(actualDwell, expectedDwell)
+    }
+}
