@@ -9,15 +9,20 @@ import NavlogJournal
 /// `previous` and `next` are the screen types of the session's visits before and after, so
 /// `GROUP BY screen_type, next` counts the report's transitions; `censored` marks the visit the
 /// session's end (or its last event) cut off, which the report leaves out of dwell times.
+/// `load_ms` and `load_outcome` time a screen instance's first visit to its `screen.ready`, as
+/// the report's load section and the ClickHouse export's visits do: `load_ms` when the screen
+/// was ready during the visit (outcome `loaded`, `empty` or `failed`), else null with outcome
+/// `abandoned` (left first) or `censored`; both null on later visits and in sessions of a
+/// runtime that records no `screen.ready`.
 final class VisitsTable: VirtualTable {
     override class var schema: String {
         "CREATE TABLE x(run TEXT, session TEXT, screen TEXT, screen_type TEXT, start_ns INTEGER, end_ns INTEGER, "
-            + "dwell_ms REAL, previous TEXT, next TEXT, censored INTEGER, schema HIDDEN)"
+            + "dwell_ms REAL, previous TEXT, next TEXT, censored INTEGER, load_ms REAL, load_outcome TEXT, schema HIDDEN)"
     }
 
     /// The columns of `session` and the hidden `schema`, the constraints pushed down.
     static let sessionColumn: Int32 = 1
-    static let schemaColumn: Int32 = 10
+    static let schemaColumn: Int32 = 12
 
     override func makeCursor() -> VirtualTableCursor { VisitsCursor(table: self) }
 
@@ -64,6 +69,8 @@ final class VisitsCursor: VirtualTableCursor {
         var visit: ScreenVisit
         var previous: String?
         var next: String?
+        /// The first visit's load, when the session records readiness.
+        var load: ScreenLoad?
     }
 
     private struct SessionKey: Hashable {
@@ -150,11 +157,13 @@ final class VisitsCursor: VirtualTableCursor {
     /// Adds the visits of session `key`, closed, and forgets its tracker.
     private func addRows(of key: SessionKey) {
         guard var tracker = trackers.removeValue(forKey: key) else { return }
+        let timesLoads = tracker.recordsReadiness
         let finished = tracker.finish()
         for (index, visit) in finished.enumerated() {
             rows.append(Row(run: key.run, session: key.session, visit: visit,
                             previous: index > 0 ? finished[index - 1].screenType : nil,
-                            next: index + 1 < finished.count ? finished[index + 1].screenType : nil))
+                            next: index + 1 < finished.count ? finished[index + 1].screenType : nil,
+                            load: timesLoads ? visit.load : nil))
         }
     }
 
@@ -173,6 +182,15 @@ final class VisitsCursor: VirtualTableCursor {
         case 7: setText(row.previous, context)
         case 8: setText(row.next, context)
         case 9: sqlite3_result_int64(context, row.visit.isCensored ? 1 : 0)
+        case 10:
+            if case .ready(let nanoseconds, _) = row.load { sqlite3_result_double(context, Double(nanoseconds) / 1_000_000) } else { sqlite3_result_null(context) }
+        case 11:
+            switch row.load {
+            case .ready(_, let outcome): setText(outcome, context)
+            case .abandoned: setText("abandoned", context)
+            case .censored: setText("censored", context)
+            case nil: sqlite3_result_null(context)
+            }
         case VisitsTable.schemaColumn: setText(schema, context)
         default: sqlite3_result_null(context)
         }

@@ -65,4 +65,49 @@ final class VisitsTableTests: XCTestCase {
         XCTAssertGreaterThan(expectedDwell.count, 3)
         XCTAssertEqual(actualDwell, expectedDwell)
     }
+
+    /// Per screen type: how the first visits' loads ended, and the median `load_ms` of those
+    /// that were ready, against the report's load section.
+    private static let loadProgram = """
+        import json, sqlite3, statistics, sys
+        database, library = sys.argv[1:3]
+        connection = sqlite3.connect(database)
+        connection.enable_load_extension(True)
+        connection.load_extension(library)
+        loads = {}
+        for screen_type, load_ms, outcome in connection.execute(
+                "SELECT screen_type, load_ms, load_outcome FROM navlog_visits WHERE load_outcome IS NOT NULL"):
+            entry = loads.setdefault(screen_type, {"values": [], "outcomes": {}})
+            entry["outcomes"][outcome] = entry["outcomes"].get(outcome, 0) + 1
+            if load_ms is not None:
+                entry["values"].append(load_ms)
+        print(json.dumps({key: {"median_ms": round(statistics.median(entry["values"]), 3) if entry["values"] else None,
+                                "n": len(entry["values"]), **entry["outcomes"]} for key, entry in loads.items()}))
+        """
+
+    func testLoadTimesEqualTheReportsLoadSection() throws {
+        let directory = makeTemporaryDirectory(self)
+        let explore = try Product.navlog.run(["explore", "articles", "--seed", "5", "--steps", "100", "--sessions", "12",
+                                              "--journal", directory])
+        XCTAssertLessThanOrEqual(explore.status, 1, explore.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".navlog") }
+        let file = directory + "/" + (try XCTUnwrap(files.first))
+        let report = try JSONValue(parsing: try Product.navlog.run(["report", directory, "-o", "json"]).stdout)
+        let python = try runTool("/usr/bin/python3", ["-c", Self.loadProgram, file, SQLiteExtensionHarness.library])
+        XCTAssertEqual(python.status, 0, python.stderr)
+        let sql = try JSONValue(parsing: python.stdout)
+        let keys = ["loaded", "empty", "failed", "abandoned", "censored", "n"]
+        let expected = (report["load"]?.arrayValue ?? []).map { entry in
+            "\(entry["screen"]?.stringValue ?? "?"): " + keys.map { "\($0) \(entry[$0]?.intValue ?? 0)" }.joined(separator: ", ")
+                + ", median \(entry["median_ms"]?.doubleValue.map { String($0) } ?? "none")"
+        }.sorted()
+        let actual = (sql.objectValue ?? [:]).map { screen, entry in
+            "\(screen): " + keys.map { "\($0) \(entry[$0]?.intValue ?? 0)" }.joined(separator: ", ")
+                + ", median \(entry["median_ms"]?.doubleValue.map { String($0) } ?? "none")"
+        }.sorted()
+        XCTAssertGreaterThan(expected.count, 1)
+        // The feed loads for latency_ms (300 ms by default): real load times, not only instant ones.
+        XCTAssertTrue(expected.contains { $0.hasPrefix("Articles: loaded 12,") && $0.contains("median 300.") }, "\(expected)")
+        XCTAssertEqual(actual, expected)
+    }
 }
