@@ -8,20 +8,23 @@ public enum HTMLRenderer {
     /// How many dwell histograms the page shows, busiest screens first.
     static let histogramLimit = 12
 
-    /// Returns the HTML page of `report`.
-    public static func render(_ report: FlowReport, title: String = "navlog report") -> String {
+    /// Returns the HTML page of `report`, under a header that names the time range, runs,
+    /// journals, filters and version.
+    public static func render(_ report: FlowReport, title: String = "navlog report", header: HTMLReportHeader = HTMLReportHeader()) -> String {
         var body = "<h1>\(escape(title))</h1>\n"
+        body += header.render(report)
         body += overview(report)
-        body += "<h2>Flows</h2>\n<p class=\"note\">Boxes are screens (visits · median dwell); arrows are transitions (count · share of the screen's departures). Blue border: sessions start here; red: dead end.</p>\n"
-        body += report.screens.isEmpty ? "<p>(no screens)</p>\n" : "<div class=\"scroll\">\(SVGFlowGraph(report: report).render())</div>\n"
+        body += flows(report)
         if !report.funnels.isEmpty {
             body += "<h2>Funnels</h2>\n"
+            let tables = Dictionary(ReportSection.sections(of: report).filter { $0.title.hasPrefix("Funnel ") }.map { ($0.title, $0.tables) }, uniquingKeysWith: { first, _ in first })
             for funnel in report.funnels {
                 body += "<h3>\(escape(funnel.name))</h3>\n<div class=\"scroll\">\(SVGCharts.funnel(funnel))</div>\n"
-                body += "<p class=\"note\">Time to convert: \(escape(ReportSection.durationLine(funnel.timeToConvert)))</p>\n"
+                body += "<p class=\"note\">Time to convert: \(escape(HumanFormat.durationLine(funnel.timeToConvert)))</p>\n"
+                for table in tables["Funnel \(funnel.name)"] ?? [] { body += render(table) }
             }
         }
-        body += "<h2>Dwell time</h2>\n<div class=\"charts\">\n"
+        body += "<h2>Dwell time</h2>\n<p class=\"note\">Time on each screen per visit, busiest screens first; the dashed line is the median.</p>\n<div class=\"charts\">\n"
         body += report.dwell.prefix(histogramLimit).map(SVGCharts.histogram).joined(separator: "\n")
         body += "\n</div>\n"
         // Screens ready as they appear take no time to load: charts only for those that do.
@@ -31,10 +34,12 @@ public enum HTMLRenderer {
             body += loading.prefix(histogramLimit).map(SVGCharts.histogram).joined(separator: "\n")
             body += "\n</div>\n"
         }
-        for section in ReportSection.sections(of: report).dropFirst() {
-            body += "<h2>\(escape(section.title))</h2>\n"
+        // The summary is the header and figures above; each funnel's table is under its chart.
+        for section in ReportSection.sections(of: report).dropFirst() where !section.title.hasPrefix("Funnel ") {
+            let isDuration = section.title.hasSuffix(" (ms)")
+            body += "<h2>\(escape(isDuration ? String(section.title.dropLast(5)) : section.title))</h2>\n"
             for line in section.lines { body += "<p>\(escape(line))</p>\n" }
-            for table in section.tables { body += render(table) }
+            for table in section.tables { body += render(table, hasDurations: isDuration) }
             for line in section.footer { body += "<p class=\"note\">\(escape(line))</p>\n" }
         }
         body += lifecycleTrees(report.lifecycles)
@@ -58,19 +63,41 @@ public enum HTMLRenderer {
 
     private static func overview(_ report: FlowReport) -> String {
         let figures: [(String, String)] = [
-            ("sessions", "\(report.summary.sessions)"), ("events", "\(report.summary.events)"),
-            ("screens", "\(report.screens.count)"), ("transitions", "\(report.transitions.reduce(0) { $0 + $1.count })"),
-            ("dead-end sessions", "\(report.deadEnds.reduce(0) { $0 + $1.sessions })"), ("leaks", "\(report.leaks.count)"),
+            ("sessions", HumanFormat.count(report.summary.sessions)), ("events", HumanFormat.count(report.summary.events)),
+            ("screens", HumanFormat.count(report.screens.count)), ("transitions", HumanFormat.count(report.transitions.reduce(0) { $0 + $1.count })),
+            ("dead-end sessions", HumanFormat.count(report.deadEnds.reduce(0) { $0 + $1.sessions })), ("leaks", HumanFormat.count(report.leaks.count)),
         ]
         return "<div class=\"figures\">" + figures.map { "<div><b>\(escape($0.1))</b><span>\(escape($0.0))</span></div>" }.joined() + "</div>\n"
     }
 
-    static func render(_ table: ReportTable) -> String {
+    /// The flow graph with its legend, which names the thresholds it applies.
+    private static func flows(_ report: FlowReport) -> String {
+        let html = "<h2>Flows</h2>\n"
+        guard !report.screens.isEmpty else { return html + "<p>(no screens)</p>\n" }
+        let graph = SVGFlowGraph(report: report)
+        var legend = "Boxes are screens (visits · median dwell), in columns by their typical depth: the steps on the most likely path from where sessions start (blue border). "
+        legend += "One line per pair of screens: → is the left (↓ the upper) screen to the other, ← and ↑ back; each with its count · share of the departing screen's departures. "
+        legend += "Red: a dead end that matters, where at least \(ReportSection.percent(SVGFlowGraph.deadEndShare)) of visits end the session (not at an --ending screen)."
+        if graph.hiddenPairs > 0 {
+            legend += " Not drawn: \(HumanFormat.count(graph.hiddenPairs)) minor pair\(graph.hiddenPairs == 1 ? "" : "s") under \(ReportSection.percent(SVGFlowGraph.minorShare)) of all transitions (\(HumanFormat.count(graph.hiddenTransitions)) transitions; see the table below)."
+        }
+        return html + "<p class=\"note\">\(escape(legend))</p>\n<div class=\"scroll\">\(graph.render())</div>\n"
+    }
+
+    /// Returns `table` as HTML: whole numbers with thousands separators and, in a table of
+    /// milliseconds, durations in human units.
+    static func render(_ table: ReportTable, hasDurations: Bool = false) -> String {
+        let durationColumns = hasDurations ? Set(table.headers.enumerated().filter { ["median", "95% CI", "p90"].contains($0.element) }.map(\.offset)) : []
+        func cell(_ text: String, column: Int) -> String {
+            if durationColumns.contains(column) { return humanDuration(text) }
+            if table.numericColumns.contains(column), let value = Int(text) { return HumanFormat.count(value) }
+            return text
+        }
         var html = "<table><thead><tr>"
         html += table.headers.enumerated().map { "<th\(table.numericColumns.contains($0.offset) ? " class=\"num\"" : "")>\(escape($0.element))</th>" }.joined()
         html += "</tr></thead><tbody>\n"
         for row in table.rows {
-            html += "<tr>" + row.enumerated().map { "<td\(table.numericColumns.contains($0.offset) ? " class=\"num\"" : "")>\(escape($0.element))</td>" }.joined() + "</tr>\n"
+            html += "<tr>" + row.enumerated().map { "<td\(table.numericColumns.contains($0.offset) ? " class=\"num\"" : "")>\(escape(cell($0.element, column: $0.offset)))</td>" }.joined() + "</tr>\n"
         }
         return html + "</tbody></table>\n"
     }
@@ -102,6 +129,14 @@ public enum HTMLRenderer {
         return html + "</li>"
     }
 
+    /// `1662.1` → `1.7 s`, `1290.2–2297.5` → `1.3–2.3 s`; other text as it is.
+    private static func humanDuration(_ text: String) -> String {
+        let parts = text.split(separator: "–").map { Double($0) }
+        if parts.count == 1, let value = parts[0] { return HumanFormat.duration(milliseconds: value) }
+        if parts.count == 2, let low = parts[0], let high = parts[1] { return HumanFormat.durationRange(low: low, high: high) }
+        return text
+    }
+
     /// Escapes text for HTML content and attribute values.
     static func escape(_ text: String) -> String {
         var escaped = ""
@@ -127,7 +162,8 @@ public enum HTMLRenderer {
         table{border-collapse:collapse;margin:8px 0}th,td{padding:3px 10px;border-bottom:1px solid #e4e9f0;text-align:left}
         .num{text-align:right;font-variant-numeric:tabular-nums}.note{color:#5b6b82}.bad{color:#c0392b;font-weight:600}
         svg text{font-family:system-ui,sans-serif}svg .name{font-size:13px;font-weight:600;fill:#1d2633}
-        svg .detail,svg .label{font-size:11px;fill:#42526b}svg .label{paint-order:stroke;stroke:#fff;stroke-width:3px}svg .drop{font-size:11px;fill:#c0392b}
+        svg .detail,svg .label,svg .tick{font-size:11px;fill:#42526b}svg .tick{font-size:10px}
+        dl.header{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0 0 16px;color:#42526b}dl.header dt{font-weight:600}dl.header dd{margin:0;overflow-wrap:anywhere}svg .label{paint-order:stroke;stroke:#fff;stroke-width:3px}svg .drop{font-size:11px;fill:#c0392b}
         ul.tree,ul.tree ul{list-style:none;padding-left:18px;border-left:1px dotted #b5c0d0}
         """
 }
