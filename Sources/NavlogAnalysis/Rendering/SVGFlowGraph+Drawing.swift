@@ -78,7 +78,8 @@ extension SVGFlowGraph {
             let path = "M\(number(curve[0].0)),\(number(curve[0].1)) C\(number(curve[1].0)),\(number(curve[1].1)) \(number(curve[2].0)),\(number(curve[2].1)) \(number(curve[3].0)),\(number(curve[3].1))"
             let markers = (pair.forward != nil ? " marker-end=\"url(#arrow)\"" : "") + (pair.backward != nil ? " marker-start=\"url(#arrow)\"" : "")
             let isVertical = first.column == second.column
-            let lines = [pair.forward.map { (isVertical ? "↓ " : "→ ") + SVGFlowGraph.figure($0) }, pair.backward.map { (isVertical ? "↑ " : "← ") + SVGFlowGraph.figure($0) }].compactMap { $0 }
+            let isLoop = first.screen == second.screen
+            let lines = [pair.forward.map { (isLoop ? "↻ " : isVertical ? "↓ " : "→ ") + SVGFlowGraph.figure($0) }, pair.backward.map { (isVertical ? "↑ " : "← ") + SVGFlowGraph.figure($0) }].compactMap { $0 }
             let tooltip = [pair.forward, pair.backward].compactMap { $0 }.map { "\($0.from) → \($0.to): \(SVGFlowGraph.figure($0))" }.joined(separator: "\n")
             svg += "<g class=\"edge\"><title>\(HTMLRenderer.escape(tooltip))</title>"
             svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"#5b6b82\" stroke-opacity=\"0.5\" stroke-width=\"\(number(1.5 + 8 * Double(pair.total) / maximum))\"\(markers)/></g>\n"
@@ -124,6 +125,11 @@ extension SVGFlowGraph {
     private func curve(from first: Node, to second: Node, ports: (Double?, Double?)) -> [(Double, Double)] {
         let a = box(of: first)
         let b = box(of: second)
+        if first.screen == second.screen {
+            // A screen shown again from itself: a loop out of the right side and back.
+            let reach = SVGFlowGraph.columnGap * 0.3
+            return [(a.right, a.top + 12), (a.right + reach, a.top - 16), (a.right + reach, a.bottom + 16), (a.right, a.bottom - 12)]
+        }
         if second.column == first.column + 1 {
             let start = (a.right, ports.0 ?? (a.top + a.bottom) / 2)
             let end = (b.left, ports.1 ?? (b.top + b.bottom) / 2)
