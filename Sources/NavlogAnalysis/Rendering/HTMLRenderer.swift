@@ -1,9 +1,11 @@
 /// Renders a report as one self-contained HTML file: inline CSS and SVG, no scripts, fonts,
 /// images or links to anywhere else, so it opens the same offline or as a CI artifact.
 ///
-/// It shows, top to bottom: the figures at a glance, the flow graph, funnels, dwell-time
-/// histograms, the tables (transitions, dead ends, loops, leaks, churn, smells) and the
-/// coordinator trees.
+/// It shows, top to bottom: a header (time range, runs, journals, filters, version), the
+/// figures at a glance, the layered flow graph, each funnel once (bars, time to convert, table),
+/// dwell-time and load-time histograms, the tables (transitions, dead ends, loops, leaks,
+/// churn, smells) and the coordinator trees. Counts have thousands separators and durations
+/// human units (`HumanFormat`); the text, Markdown and JSON renderers keep plain numbers.
 public enum HTMLRenderer {
     /// How many dwell histograms the page shows, busiest screens first.
     static let histogramLimit = 12
@@ -37,7 +39,7 @@ public enum HTMLRenderer {
         // The summary is the header and figures above; each funnel's table is under its chart.
         for section in ReportSection.sections(of: report).dropFirst() where !section.title.hasPrefix("Funnel ") {
             let isDuration = section.title.hasSuffix(" (ms)")
-            body += "<h2>\(escape(isDuration ? String(section.title.dropLast(5)) : section.title))</h2>\n"
+            body += "<h2>\(escape(isDuration ? section.title.dropLast(5) + " figures" : section.title))</h2>\n"
             for line in section.lines { body += "<p>\(escape(line))</p>\n" }
             for table in section.tables { body += render(table, hasDurations: isDuration) }
             for line in section.footer { body += "<p class=\"note\">\(escape(line))</p>\n" }
