@@ -21,6 +21,10 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(HumanFormat.duration(milliseconds: 192_000), "3.2 min")
         XCTAssertEqual(HumanFormat.duration(milliseconds: 8_280_000), "2.3 h")
         XCTAssertEqual(HumanFormat.durationRange(low: 1_290.2, high: 2_297.5), "1.3–2.3 s")
+        // Sentences from the shared sections, as HTML shows them; names keep their digits.
+        XCTAssertEqual(HTMLRenderer.humanized("83 in 20 sessions, shortest 1630.76 ms"), "83 in 20 sessions, shortest 1.6 s")
+        XCTAssertEqual(HTMLRenderer.humanized("leaks: 12345"), "leaks: 12,345")
+        XCTAssertEqual(HTMLRenderer.humanized("r-mx6eoi9q/s-1234 Item#10000 v1.12345"), "r-mx6eoi9q/s-1234 Item#10000 v1.12345")
     }
 
     func testColumnsFollowTheMostLikelyPathNotTheShortest() {

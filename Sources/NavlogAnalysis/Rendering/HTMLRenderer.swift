@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders a report as one self-contained HTML file: inline CSS and SVG, no scripts, fonts,
 /// images or links to anywhere else, so it opens the same offline or as a CI artifact.
 ///
@@ -40,9 +42,9 @@ public enum HTMLRenderer {
         for section in ReportSection.sections(of: report).dropFirst() where !section.title.hasPrefix("Funnel ") {
             let isDuration = section.title.hasSuffix(" (ms)")
             body += "<h2>\(escape(isDuration ? section.title.dropLast(5) + " figures" : section.title))</h2>\n"
-            for line in section.lines { body += "<p>\(escape(line))</p>\n" }
+            for line in section.lines { body += "<p>\(escape(humanized(line)))</p>\n" }
             for table in section.tables { body += render(table, hasDurations: isDuration) }
-            for line in section.footer { body += "<p class=\"note\">\(escape(line))</p>\n" }
+            for line in section.footer { body += "<p class=\"note\">\(escape(humanized(line)))</p>\n" }
         }
         body += lifecycleTrees(report.lifecycles)
         return """
@@ -93,7 +95,7 @@ public enum HTMLRenderer {
         func cell(_ text: String, column: Int) -> String {
             if durationColumns.contains(column) { return humanDuration(text) }
             if table.numericColumns.contains(column), let value = Int(text) { return HumanFormat.count(value) }
-            return text
+            return humanized(text)
         }
         var html = "<table><thead><tr>"
         html += table.headers.enumerated().map { "<th\(table.numericColumns.contains($0.offset) ? " class=\"num\"" : "")>\(escape($0.element))</th>" }.joined()
@@ -129,6 +131,25 @@ public enum HTMLRenderer {
             html += "<ul>" + children.map { item($0, in: nodes, depth: depth + 1) }.joined() + "</ul>"
         }
         return html + "</li>"
+    }
+
+    /// Milliseconds written as `724.21 ms` in a sentence.
+    private static let millisecondsPattern = try! NSRegularExpression(pattern: "(?<![\\w.])([0-9]+(?:\\.[0-9]+)?) ms\\b")
+    /// A whole number of four digits or more that is not part of a name such as `s-1234`.
+    private static let countPattern = try! NSRegularExpression(pattern: "(?<![\\w.\\-/#:])([0-9]{4,})(?![\\w.])")
+
+    /// Returns a line of text with its `ms` durations in human units and its counts grouped:
+    /// `83 in 20 sessions, shortest 630.76 ms` → `…, shortest 631 ms`; `leaks: 12345` → `leaks: 12,345`.
+    static func humanized(_ text: String) -> String {
+        var result = text
+        for (pattern, format) in [(millisecondsPattern, { HumanFormat.duration(milliseconds: Double($0)) }), (countPattern, { Int($0).map(HumanFormat.count) ?? $0 })] {
+            let whole = NSRange(result.startIndex..., in: result)
+            for match in pattern.matches(in: result, range: whole).reversed() {
+                guard let range = Range(match.range, in: result), let number = Range(match.range(at: 1), in: result) else { continue }
+                result.replaceSubrange(range, with: format(String(result[number])))
+            }
+        }
+        return result
     }
 
     /// `1662.1` → `1.7 s`, `1290.2–2297.5` → `1.3–2.3 s`; other text as it is.
