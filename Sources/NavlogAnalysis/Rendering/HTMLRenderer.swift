@@ -4,7 +4,7 @@ import Foundation
 /// images or links to anywhere else, so it opens the same offline or as a CI artifact.
 ///
 /// It shows, top to bottom: a header (time range, runs, journals, filters, version), the
-/// figures at a glance, the layered flow graph, each funnel once (bars, time to convert, table),
+/// figures at a glance, the layered flow graph, the journeys by step (a Sankey), each funnel once (bars, time to convert, table),
 /// dwell-time and load-time histograms, the tables (transitions, dead ends, loops, leaks,
 /// churn, smells) and the coordinator trees. Counts have thousands separators and durations
 /// human units (`HumanFormat`); the text, Markdown and JSON renderers keep plain numbers.
@@ -19,6 +19,9 @@ public enum HTMLRenderer {
         body += header.render(report)
         body += overview(report)
         body += flows(report)
+        if let journey = SVGJourney(report: report).render() {
+            body += "<h2>Journeys</h2>\n<p class=\"note\">The sessions step by step, as in Amplitude's Journeys: column n holds the screen each session showed n-th, so loops unroll to the right. Each step keeps its \(SVGJourney.screensPerStep) busiest screens and merges the rest as other; the first \(SVGJourney.stepLimit) steps are drawn. Where fewer bands leave a bar than reach it, sessions ended there.</p>\n<div class=\"scroll\">\(journey)</div>\n"
+        }
         if !report.funnels.isEmpty {
             body += "<h2>Funnels</h2>\n"
             let tables = Dictionary(ReportSection.sections(of: report).filter { $0.title.hasPrefix("Funnel ") }.map { ($0.title, $0.tables) }, uniquingKeysWith: { first, _ in first })
