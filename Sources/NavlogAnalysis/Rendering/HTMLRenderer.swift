@@ -4,10 +4,11 @@ import Foundation
 /// images or links to anywhere else, so it opens the same offline or as a CI artifact.
 ///
 /// It shows, top to bottom: a header (time range, runs, journals, filters, version), the
-/// figures at a glance, the layered flow graph, the journeys by step (a Sankey), each funnel once (bars, time to convert, table),
-/// dwell-time and load-time histograms, the tables (transitions, dead ends, loops, leaks,
-/// churn, smells) and the coordinator trees. Counts have thousands separators and durations
-/// human units (`HumanFormat`); the text, Markdown and JSON renderers keep plain numbers.
+/// figures at a glance, the layered flow graph, the journeys by step (a Sankey), each funnel
+/// once (bars, time to convert, table), dwell-time and load-time histograms, the tables
+/// (transitions, dead ends, loops, leaks, churn, smells) and the coordinator trees. Counts have
+/// thousands separators and durations human units (`HumanFormat`); the text, Markdown and JSON
+/// renderers keep plain numbers.
 public enum HTMLRenderer {
     /// How many dwell histograms the page shows, busiest screens first.
     static let histogramLimit = 12
