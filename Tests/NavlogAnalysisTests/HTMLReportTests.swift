@@ -82,4 +82,12 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertFalse(html.contains("<h2>Funnel detail</h2>"))
         XCTAssertFalse(html.contains(" ms (95%"), "time to convert in human units")
     }
+
+    func testUniqueWholePathsAreFoldedAwayWithANote() {
+        let unique = HTMLRenderer.render(makeReport([PathTests.session("s-1", ["List"]), PathTests.session("s-2", ["Detail"])]))
+        XCTAssertTrue(unique.contains("Every session took its own path"))
+        XCTAssertTrue(unique.contains("<details><summary>2 paths</summary>"))
+        let repeated = HTMLRenderer.render(makeReport([PathTests.session("s-1", ["List"]), PathTests.session("s-2", ["List"]), PathTests.session("s-3", ["Detail"])]))
+        XCTAssertFalse(repeated.contains("Every session took its own path"))
+    }
 }

@@ -47,6 +47,13 @@ public enum HTMLRenderer {
             let isDuration = section.title.hasSuffix(" (ms)")
             body += "<h2>\(escape(isDuration ? section.title.dropLast(5) + " figures" : section.title))</h2>\n"
             for line in section.lines { body += "<p>\(escape(humanized(line)))</p>\n" }
+            // Long sessions make every whole path unique: say so, and fold the table away.
+            let paths = report.paths.sessionPaths
+            if section.title == "Top paths", paths.count > 1, paths.allSatisfy({ $0.sessions == 1 }) {
+                body += "<p class=\"note\">Every session took its own path, so no whole path repeats: see the journeys above and the subpaths below.</p>\n"
+                body += "<details><summary>\(HumanFormat.count(paths.count)) paths</summary>\n" + section.tables.map { render($0) }.joined() + "</details>\n"
+                continue
+            }
             for table in section.tables { body += render(table, hasDurations: isDuration) }
             for line in section.footer { body += "<p class=\"note\">\(escape(humanized(line)))</p>\n" }
         }
