@@ -12,6 +12,8 @@ import Foundation
 public enum HTMLRenderer {
     /// How many dwell histograms the page shows, busiest screens first.
     static let histogramLimit = 12
+    /// The top paths table is folded away unless its first path is taken by this share of sessions (and two at least).
+    static let commonPathShare = 0.2
 
     /// Returns the HTML page of `report`, under a header that names the time range, runs,
     /// journals, filters and version.
@@ -47,10 +49,11 @@ public enum HTMLRenderer {
             let isDuration = section.title.hasSuffix(" (ms)")
             body += "<h2>\(escape(isDuration ? section.title.dropLast(5) + " figures" : section.title))</h2>\n"
             for line in section.lines { body += "<p>\(escape(humanized(line)))</p>\n" }
-            // Long sessions make every whole path unique: say so, and fold the table away.
+            // Long sessions make whole paths (nearly) unique: say so, and fold the table away.
             let paths = report.paths.sessionPaths
-            if section.title == "Top paths", paths.count > 1, paths.allSatisfy({ $0.sessions == 1 }) {
-                body += "<p class=\"note\">Every session took its own path, so no whole path repeats: see the journeys above and the subpaths below.</p>\n"
+            let common = paths.first?.sessions ?? 0
+            if section.title == "Top paths", paths.count > 1, Double(common) < max(2, commonPathShare * Double(report.summary.sessions)) {
+                body += "<p class=\"note\">No whole path is common (the most common is taken by \(HumanFormat.count(common)) of \(HumanFormat.count(report.summary.sessions)) sessions): see the journeys above and the subpaths below.</p>\n"
                 body += "<details><summary>\(HumanFormat.count(paths.count)) paths</summary>\n" + section.tables.map { render($0) }.joined() + "</details>\n"
                 continue
             }
