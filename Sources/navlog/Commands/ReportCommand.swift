@@ -1,5 +1,6 @@
 import Foundation
 import NavlogAnalysis
+import NavlogCommandLine
 import NavlogJournal
 
 /// `navlog report`: flows, funnels, dwell times, lifecycles and leaks from journals.
@@ -39,6 +40,8 @@ struct ReportCommand: ParsableCommand {
     let options: ReportOptions
     let width: Int
     let isStrict: Bool
+    /// The filters as given, for the HTML header.
+    let filters: [String]
 
     init(_ arguments: ParsedArguments) throws {
         paths = try EventQuery.journalPaths(arguments)
@@ -63,6 +66,7 @@ struct ReportCommand: ParsableCommand {
         self.options = options
         width = try arguments.integer("width") ?? ReportCommand.terminalWidth()
         isStrict = arguments.flag("strict")
+        filters = ["label", "app", "session", "run", "since", "until"].flatMap { name in arguments.values(name).map { "--\(name) \($0)" } }
     }
 
     func run() async throws -> Int32 {
@@ -78,7 +82,7 @@ struct ReportCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         progress.clear()
-        var text = analysis.value.rendered(as: format, width: width)
+        var text = analysis.value.rendered(as: format, width: width, header: HTMLReportHeader(version: navlogVersion, journals: paths, filters: filters))
         if !text.hasSuffix("\n") { text += "\n" }
         Output.standardOutput(text)
         let gapStatus = GapWarnings.report(analysis.gaps, command: "navlog report")
