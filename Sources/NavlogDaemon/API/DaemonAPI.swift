@@ -65,6 +65,7 @@ public final class DaemonAPI: Sendable {
     private let maximumBodyBytesNow = Atomic<Int>(0)
     private let flushesPerRequestNow = Atomic<Bool>(false)
     private let hasTokenNow = Atomic<Bool>(false)
+    private let logsAccessNow = Atomic<Bool>(false)
     let startedNanoseconds = HTTPExchange.monotonicNow()
 
     init(catalog: AppCatalog, registry: SessionRegistry, journal: JournalWriter, broadcaster: EventBroadcaster,
@@ -89,6 +90,7 @@ public final class DaemonAPI: Sendable {
         maximumBodyBytesNow.store(live.maximumBodyBytes, ordering: .releasing)
         flushesPerRequestNow.store(live.flushesPerRequest, ordering: .releasing)
         hasTokenNow.store(live.token != nil, ordering: .releasing)
+        logsAccessNow.store(live.logsAccess, ordering: .releasing)
     }
 
     /// `limits.max_body_bytes` now.
@@ -219,7 +221,7 @@ public final class DaemonAPI: Sendable {
     func observe(_ request: HTTPRequest, status: Int, nanoseconds: UInt64) {
         let route = request.route ?? Route.match(request.path, in: Self.routes).template
         metrics.recordRequest(method: request.method, route: route, status: status, nanoseconds: nanoseconds)
-        if settings.withLock({ $0.logsAccess }) {
+        if logsAccessNow.load(ordering: .acquiring) {
             // The path only: a query may carry a session or a cursor, and headers a token.
             log.info("request", ["method": String(request.method.prefix(32)), "path": String(request.path.prefix(256)), "route": route,
                                  "status": String(status), "ms": String(format: "%.3f", Double(nanoseconds) / 1e6)])
