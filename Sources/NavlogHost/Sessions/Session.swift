@@ -21,8 +21,8 @@ public final class Session: Sendable {
         var wakeUp: Task<Void, Never>?
         /// The monotonic time of the last command, for idle timeouts.
         var lastActivity: ContinuousClock.Instant = .now
-        /// The last command, without the value it entered (which may be private).
-        var lastCommand: String?
+        /// The last command, described (without its value) only when a summary asks.
+        var lastCommand: SessionCommand?
     }
 
     /// When the session started, in nanoseconds since 1970 (its clock's wall time).
@@ -62,7 +62,7 @@ public final class Session: Sendable {
     public func performNow(_ command: SessionCommand) throws -> NavigationState {
         try guarded.withLock { guarded in
             guarded.lastActivity = .now
-            guarded.lastCommand = Self.describeWithoutValue(command)
+            guarded.lastCommand = command
             try guarded.core.perform(command)
             scheduleWakeUp(&guarded)
             return guarded.core.state()
@@ -99,7 +99,7 @@ public final class Session: Sendable {
             Summary(
                 screen: guarded.core.context.window.visibleScreen?.id,
                 eventCount: guarded.core.context.nextEventNumber - 1,
-                lastCommand: guarded.lastCommand
+                lastCommand: guarded.lastCommand.map(Self.describeWithoutValue)
             )
         }
     }
