@@ -70,12 +70,11 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() async throws -> Int32 {
-        let fileCount = JournalReader(paths: paths).files().count
         var progress = ProgressLine()
         let analysis: JournalAnalysis<FlowReport>
         do {
             analysis = try FlowReport.read(journals: paths, options: options) { read in
-                progress.updateNow { "reading \(read.fileIndex + 1)/\(fileCount) \(read.file): \(read.eventCount) events read" }
+                progress.updateNow { "reading \(read.fileIndex + 1)/\(read.fileCount) \(read.file): \(read.eventCount) events read" }
             }
         } catch {
             progress.clear()
