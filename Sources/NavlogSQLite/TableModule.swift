@@ -30,6 +30,10 @@ enum TableModule {
     }
 
     /// The module, allocated once and never freed, as SQLite keeps its address.
+    ///
+    /// `nonisolated(unsafe)`: the pointee is written once, inside the `static let`'s
+    /// thread-safe lazy initializer, and only read afterwards (by SQLite), so no two threads
+    /// ever race on it; a raw pointer just cannot say so to the compiler.
     nonisolated(unsafe) static let module: UnsafeMutablePointer<sqlite3_module> = {
         let module = UnsafeMutablePointer<sqlite3_module>.allocate(capacity: 1)
         module.initialize(to: makeModule())
