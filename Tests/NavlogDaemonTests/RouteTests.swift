@@ -137,7 +137,8 @@ final class RouteTests: XCTestCase {
         let catalog = ConfigurationTests.catalog
         let writer = try JournalWriter(configuration: configuration.makeJournalConfiguration())
         let broadcaster = EventBroadcaster(redactor: writer.redactor)
-        let registry = SessionRegistry(catalog: catalog, sink: FanOutEventSink([writer, broadcaster]))
+        writer.observe(with: broadcaster)
+        let registry = SessionRegistry(catalog: catalog, sink: writer)
         let api = DaemonAPI(catalog: catalog, registry: registry, journal: writer, broadcaster: broadcaster, metrics: DaemonMetrics(otlpPush: nil),
                             log: Logger(minimumLevel: .error), settings: LiveSettings(configuration, catalog: catalog))
         api.state.store(.running, ordering: .sequentiallyConsistent)

@@ -8,7 +8,8 @@ extension DaemonAPI {
     /// `GET /v1/events?session=…&kind=…&format=ndjson|sse&after=CURSOR`: a live stream.
     ///
     /// With `after`, committed events after the cursor come first from the journal, then the
-    /// live ones, without gaps or repeats.
+    /// live ones, without gaps or repeats. A `Last-Event-ID` header (an SSE client reconnecting)
+    /// is such a cursor too, and wins over `after`, which is where the first connection began.
     func streamEvents(_ request: HTTPRequest) -> HTTPReply {
         guard state.load(ordering: .sequentiallyConsistent) == .running else { return .response(APIError.shuttingDown.response) }
         let formatName = request.queryValues("format").last
@@ -22,7 +23,12 @@ extension DaemonAPI {
         let sessions = request.queryValues("session")
         let kinds = request.queryValues("kind")
         var cursor: JournalCursor?
-        if let text = request.queryValues("after").last {
+        if let text = request.headers["last-event-id"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let parsed = JournalCursor(text) else {
+                return .response(APIError.invalidField("Last-Event-ID", "a journal cursor (nl1-…), the id of an event this stream sent", got: .string(text)).response)
+            }
+            cursor = parsed
+        } else if let text = request.queryValues("after").last {
             guard let parsed = JournalCursor(text) else {
                 return .response(APIError.invalidField("after", "a journal cursor (nl1-…)", got: .string(text)).response)
             }
@@ -30,7 +36,7 @@ extension DaemonAPI {
         }
         let subscription = EventSubscription(
             format: format, sessions: sessions.isEmpty ? nil : Set(sessions), kinds: kinds.isEmpty ? nil : Set(kinds.map(EventKind.init(rawValue:))),
-            capacity: settings.withLock { $0.streamBufferEvents }, runID: journal.runID
+            capacity: settings.withLock { $0.streamBufferEvents }
         )
         if let cursor {
             subscription.beginReplay()

@@ -1,12 +1,14 @@
 import Foundation
 import NavlogEvents
+import NavlogJournal
 import Synchronization
 
-/// An ``EventSink`` that hands every recorded event to the open `/v1/events` subscriptions.
+/// Hands every event the journal numbers to the open `/v1/events` subscriptions, in seq order.
 ///
-/// It sits next to the journal writer in a `FanOutEventSink`; with no subscribers a record is
-/// one atomic load.
-public final class EventBroadcaster: EventSink {
+/// It is the journal writer's ``JournalObserver`` (``JournalWriter/observe(with:)``), so live
+/// events carry their seq and run, and a client that resumes after one (`Last-Event-ID`,
+/// `after=`) gets exactly what followed it. With no subscribers an event costs one atomic load.
+public final class EventBroadcaster: JournalObserver {
     private let subscriptions = Mutex<[ObjectIdentifier: EventSubscription]>([:])
     /// How many subscriptions `subscriptions` holds, readable without its lock: recording
     /// checks it first, so with no subscribers an event costs one atomic load.
@@ -20,12 +22,23 @@ public final class EventBroadcaster: EventSink {
         self.redactor = redactor
     }
 
-    public func record(_ event: Event) {
-        guard subscriptionCount.load(ordering: .acquiring) > 0 else { return }
+    /// Redacts `event` for the stream when someone subscribes; runs before the writer's lock.
+    public func prepare(_ event: Event) -> Event? {
+        guard subscriptionCount.load(ordering: .acquiring) > 0 else { return nil }
+        return redactor?.redact(event) ?? event
+    }
+
+    /// Buffers the numbered event in every subscription; returns the wake-ups to run once the
+    /// writer's lock is released. An event recorded while the first subscription was being
+    /// added has no prepared form and is redacted here.
+    public func deliver(_ event: Event, prepared: Event?) -> (@Sendable () -> Void)? {
+        guard subscriptionCount.load(ordering: .acquiring) > 0 else { return nil }
         let current = subscriptions.withLock { Array($0.values) }
-        guard !current.isEmpty else { return }
-        let delivered = redactor?.redact(event) ?? event
-        for subscription in current { subscription.offer(delivered) }
+        guard !current.isEmpty else { return nil }
+        let delivered = prepared ?? redactor?.redact(event) ?? event
+        let wakes = current.compactMap { $0.offer(delivered) }
+        guard !wakes.isEmpty else { return nil }
+        return { for wake in wakes { wake() } }
     }
 
     /// Starts delivering events to `subscription`.

@@ -1,9 +1,13 @@
 import Foundation
 import NavlogEvents
+import NavlogJournal
 import Synchronization
 
 /// One `/v1/events` client: a bounded buffer of the events it asked for, written out as
 /// NDJSON or Server-Sent Events when its connection can take them.
+///
+/// Every event goes out with its `cursor`; in SSE that is also the event's `id:`, so a browser's
+/// `EventSource` resumes after it by itself (`Last-Event-ID`).
 ///
 /// The sink side (``offer(_:)``) only filters and appends under a lock; formatting happens on
 /// the server's thread in ``read(into:)``. When the buffer is full newer events are dropped,
@@ -19,16 +23,14 @@ public final class EventSubscription: HTTPStreamSource {
     public let sessions: Set<String>?
     public let kinds: Set<EventKind>?
     public let capacity: Int
-    /// The run id put into live events, which the journal has not numbered yet.
-    let runID: String
 
     private struct State {
         var replay: [Event] = []
         var live: [Event] = []
         var liveStart = 0
         var isReplaying = false
-        /// The highest session seq replayed per session; live events up to it are duplicates.
-        var replayedThrough: [String: UInt64] = [:]
+        /// The highest seq replayed; live events up to it are duplicates.
+        var replayedThrough: UInt64 = 0
         var pending: [UInt8] = []
         var pendingStart = 0
         var dropped: UInt64 = 0
@@ -41,12 +43,11 @@ public final class EventSubscription: HTTPStreamSource {
     private let state = Mutex(State())
     private let droppedTotal = Atomic<UInt64>(0)
 
-    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int, runID: String) {
+    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int) {
         self.format = format
         self.sessions = sessions
         self.kinds = kinds
         self.capacity = max(1, capacity)
-        self.runID = runID
     }
 
     /// Whether `event` passes the subscriber's filter.
@@ -56,10 +57,11 @@ public final class EventSubscription: HTTPStreamSource {
 
     // MARK: - Producing
 
-    /// Takes one live event: buffers it, or counts it as dropped when the buffer is full.
-    func offer(_ event: Event) {
-        guard matches(event) else { return }
-        let wake: (@Sendable () -> Void)? = state.withLock { state in
+    /// Takes one live event, numbered: buffers it, or counts it as dropped when the buffer is
+    /// full. Returns the closure that wakes the connection, to call outside the journal's lock.
+    func offer(_ event: Event) -> (@Sendable () -> Void)? {
+        guard matches(event) else { return nil }
+        return state.withLock { state in
             guard !state.isFinished, !state.isDetached else { return nil }
             if state.live.count - state.liveStart >= capacity {
                 state.dropped += 1
@@ -69,7 +71,6 @@ public final class EventSubscription: HTTPStreamSource {
             state.live.append(event)
             return state.wake
         }
-        wake?()
     }
 
     /// Marks the start of a replay from the journal: live events wait behind it.
@@ -80,7 +81,7 @@ public final class EventSubscription: HTTPStreamSource {
     func replay(_ events: [Event]) async -> Bool {
         let (wake, isGone) = state.withLock { state -> ((@Sendable () -> Void)?, Bool) in
             state.replay.append(contentsOf: events)
-            for event in events { state.replayedThrough[event.session] = max(state.replayedThrough[event.session] ?? 0, event.sessionSeq) }
+            if let last = events.last { state.replayedThrough = max(state.replayedThrough, last.seq) }
             return (state.wake, state.isDetached || state.isFinished)
         }
         wake?()
@@ -180,16 +181,11 @@ public final class EventSubscription: HTTPStreamSource {
             state.dropped = 0
         }
         if !state.replay.isEmpty {
-            for event in state.replay.prefix(256) { write(event.jsonObject(), event: "event", to: &output) }
+            for event in state.replay.prefix(256) { write(event, to: &output) }
             state.replay.removeFirst(min(256, state.replay.count))
         } else if !state.isReplaying {
             let end = min(state.live.count, state.liveStart + 256)
-            for event in state.live[state.liveStart..<end] where event.sessionSeq > (state.replayedThrough[event.session] ?? 0) {
-                var object = event.jsonObject().objectValue ?? [:]
-                object["seq"] = nil
-                object["run"] = .string(runID)
-                write(.object(object), event: "event", to: &output)
-            }
+            for event in state.live[state.liveStart..<end] where event.seq > state.replayedThrough { write(event, to: &output) }
             state.liveStart = end
             if state.liveStart == state.live.count {
                 state.live.removeAll(keepingCapacity: true)
@@ -200,12 +196,21 @@ public final class EventSubscription: HTTPStreamSource {
         state.pendingStart = 0
     }
 
-    private func write(_ value: JSONValue, event: String, to output: inout String) {
+    /// Writes one event with its cursor, which is also its SSE `id:`.
+    private func write(_ event: Event, to output: inout String) {
+        let cursor = JournalCursor(after: event).description
+        var object = event.jsonObject().objectValue ?? [:]
+        object["cursor"] = .string(cursor)
+        write(.object(object), event: "event", id: cursor, to: &output)
+    }
+
+    private func write(_ value: JSONValue, event: String, id: String? = nil, to output: inout String) {
         switch format {
         case .ndjson:
             value.write(to: &output)
             output += "\n"
         case .sse:
+            if let id { output += "id: \(id)\n" }
             output += "event: \(event)\ndata: "
             value.write(to: &output)
             output += "\n\n"

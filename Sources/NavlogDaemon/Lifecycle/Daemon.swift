@@ -96,7 +96,8 @@ public actor Daemon {
         let writer = try JournalWriter(configuration: journalConfiguration)
         for file in writer.setAsideFiles { log.warn("journal file was not closed cleanly; set aside", ["file": file]) }
         let broadcaster = EventBroadcaster(redactor: writer.redactor)
-        let registry = SessionRegistry(catalog: catalog, sink: FanOutEventSink([writer, broadcaster]),
+        writer.observe(with: broadcaster)
+        let registry = SessionRegistry(catalog: catalog, sink: writer,
                                        maximumSessions: configuration.limits.maximumSessions, timeMode: .realTime)
         let pushMetrics = configuration.otlp.isEnabled ? OTLPPushMetrics() : nil
         let api = DaemonAPI(catalog: catalog, registry: registry, journal: writer, broadcaster: broadcaster, metrics: DaemonMetrics(otlpPush: pushMetrics),

@@ -1,5 +1,6 @@
 import Foundation
 import NavlogEvents
+import Synchronization
 
 /// The journal writer: an ``EventSink`` that batches events into compressed `.navlog` files.
 ///
@@ -26,6 +27,8 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     public let setAsideFiles: [String]
     /// Files in the directory the writer could not read when it opened, with the reason.
     public let unreadableFiles: [String]
+    /// The one ``JournalObserver``, set at most once by ``observe(with:)``.
+    private let observer = AtomicLazyReference<ObserverBox>()
     /// Protects private values with the journal's key; the writer thread applies it to every
     /// event before encoding. Other outputs of the same events (a live stream) use it too.
     public let redactor: Redactor
@@ -122,6 +125,9 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     public func record(_ event: Event) {
         var event = event
         event.run = runID
+        let observer = observer.load()?.observer
+        let prepared = observer?.prepare(event)
+        let observed = observer == nil ? nil : event
         // The payload is encoded here, on the recording thread, while it is in this core's
         // cache: the writer thread then copies bytes instead of walking dictionaries another
         // core built, and the payload's storage is freed by the thread that made it. Events
@@ -133,6 +139,7 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
             encoded = writer.bytes
             event.payload = .null
         }
+        var wake: (@Sendable () -> Void)?
         lock.withLock {
             while !isClosing && pending.count >= configuration.queueCapacity {
                 if configuration.backpressure == .drop {
@@ -155,7 +162,25 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
             nextSeq += 1
             pending.append(QueuedEvent(event: event, encodedPayload: encoded))
             if pending.count == configuration.batchSize { lock.signal(Self.workAvailable) }
+            if let observer, var observed {
+                observed.seq = event.seq
+                wake = observer.deliver(observed, prepared: prepared.map { prepared in
+                    var numbered = prepared
+                    numbered.seq = event.seq
+                    return numbered
+                })
+            }
         }
+        wake?()
+    }
+
+    /// Hands every event recorded from now on, numbered, to `observer`, in seq order (see
+    /// ``JournalObserver``). A writer has at most one observer; a second call is ignored and
+    /// returns false.
+    @discardableResult
+    public func observe(with observer: any JournalObserver) -> Bool {
+        let box = ObserverBox(observer)
+        return self.observer.storeIfNil(box) === box
     }
 
     // MARK: - Flushing
@@ -247,6 +272,15 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     static func makeRunID(wallNanoseconds: Int64) -> String {
         let random = UInt64.random(in: 0..<(1 << 30))
         return "r-\(String(UInt64(wallNanoseconds / 1_000_000), radix: 36))-\(String(random, radix: 36))"
+    }
+}
+
+/// Holds the writer's ``JournalObserver`` (an atomic reference needs a class).
+final class ObserverBox: Sendable {
+    let observer: any JournalObserver
+
+    init(_ observer: any JournalObserver) {
+        self.observer = observer
     }
 }
 
