@@ -4,6 +4,10 @@ import NavlogJournal
 
 /// One scan of `navlog_events`: the blocks its constraints leave, inflated one at a time, and
 /// the events of the current block that match them.
+///
+/// A statement that reads no subject, screen, parent or payload (a count by kind, say) reads
+/// only the envelope columns at the front of each block (``BorrowedJournal/envelopes(in:matching:withCauses:)``),
+/// and hands SQLite their values straight from those columns: no event is built.
 final class EventsCursor: VirtualTableCursor {
     /// The hidden column naming the database read: `navlog_events('aux')` reads attached `aux`.
     static let schemaColumn: Int32 = 14
@@ -16,26 +20,40 @@ final class EventsCursor: VirtualTableCursor {
     private var blocks: [BlockSummary] = []
     private var nextBlock = 0
     private var rows: [Event] = []
+    /// Whether the scan reads envelopes (`envelope`) rather than events (`rows`).
+    private var readsEnvelopes = false
+    private var envelope = BlockEnvelope()
+    /// The UTF-8 of session names, runs and kinds by their row id, for envelopes.
+    private var sessionNames = TextByID()
+    private var runs = TextByID()
+    private var kinds = TextByID()
     private var position = 0
 
     init(table: EventsTable) {
         super.init(table: table)
     }
 
-    override var isAtEnd: Bool { position >= rows.count }
+    /// The rows of the current block (`envelope.count` or `rows.count`), kept apart so the
+    /// checks on every row copy neither.
+    private var rowCount = 0
 
-    override var rowid: Int64 { Int64(bitPattern: rows[position].seq) }
+    override var isAtEnd: Bool { position >= rowCount }
+
+    override var rowid: Int64 { Int64(bitPattern: readsEnvelopes ? envelope.seq[position] : rows[position].seq) }
 
     /// Starts a scan with the constraints `plan` (the `idxStr` of ``EventsTable/bestIndex(_:)``)
     /// names, whose values are `values`, in the same order, reading the fields `number` (its
     /// `idxNum`) names.
     override func filter(number: Int32, plan: String, values: [OpaquePointer?]) throws {
         fields = EventFields(rawValue: Int(number))
+        readsEnvelopes = fields.isDisjoint(with: [.strings, .payload])
         constraints = EventConstraints()
         for (token, value) in zip(plan.split(separator: ",").map(String.init), values) {
             constraints.add(token, value)
         }
         rows = []
+        envelope = BlockEnvelope()
+        rowCount = 0
         position = 0
         nextBlock = 0
         schema = constraints.schema ?? "main"
@@ -53,11 +71,16 @@ final class EventsCursor: VirtualTableCursor {
 
     /// Inflates blocks until the cursor is on a matching row or past the last block.
     private func advance() throws {
-        while position >= rows.count, nextBlock < blocks.count {
+        while position >= rowCount, nextBlock < blocks.count {
             let block = blocks[nextBlock]
             nextBlock += 1
             // The journal applies every constraint taken (EventConstraints.blockQuery).
-            rows = try journal?.events(in: block, matching: constraints.blockQuery, fields: fields) ?? []
+            if readsEnvelopes {
+                envelope = try journal?.envelopes(in: block, matching: constraints.blockQuery, withCauses: fields.contains(.causes)) ?? BlockEnvelope()
+            } else {
+                rows = try journal?.events(in: block, matching: constraints.blockQuery, fields: fields) ?? []
+            }
+            rowCount = readsEnvelopes ? envelope.count : rows.count
             position = 0
         }
     }
@@ -66,6 +89,7 @@ final class EventsCursor: VirtualTableCursor {
 
     /// Sets the result of column `column` of the current row, as `navlog show -o json` prints it.
     override func setResult(column: Int32, of context: OpaquePointer?) {
+        if readsEnvelopes { return setEnvelopeResult(column: column, of: context) }
         // Field by field through the array: copying the event out retained every string.
         let index = position
         switch column {
@@ -87,6 +111,50 @@ final class EventsCursor: VirtualTableCursor {
         case Self.schemaColumn: setText(schema, context)
         default: sqlite3_result_null(context)
         }
+    }
+
+    /// Sets the result of column `column` of the current envelope row; the other columns are
+    /// not read by the statement (``EventsTable/bestIndex(_:)``), and are NULL.
+    private func setEnvelopeResult(column: Int32, of context: OpaquePointer?) {
+        let index = position
+        switch column {
+        case 0: sqlite3_result_int64(context, Int64(bitPattern: envelope.seq[index]))
+        case 1: setText(Event.formatTime(envelope.wall[index]), context)
+        case 2: sqlite3_result_int64(context, envelope.wall[index])
+        case 3: sqlite3_result_int64(context, Int64(bitPattern: envelope.monotonic[index]))
+        case 4: runs.setResult(id: envelope.session[index], context) { try self.journal?.session(id: $0)?.run }
+        case 5: sessionNames.setResult(id: envelope.session[index], context) { try self.journal?.session(id: $0)?.name }
+        case 6: sqlite3_result_int64(context, Int64(bitPattern: envelope.sessionSeq[index]))
+        case 7: kinds.setResult(id: envelope.kind[index], context) { try self.journal?.kind(id: $0)?.rawValue }
+        case 11:
+            if let cause = envelope.cause[index] { sqlite3_result_int64(context, Int64(bitPattern: cause)) } else { sqlite3_result_null(context) }
+        case Self.schemaColumn: setText(schema, context)
+        default: sqlite3_result_null(context)
+        }
+    }
+}
+
+/// The UTF-8 of the names a table gives row ids, looked up once per id, for results that
+/// repeat a few names over millions of rows.
+struct TextByID {
+    private var dense: [[UInt8]?] = []
+    private var sparse: [Int64: [UInt8]] = [:]
+
+    /// Sets the result to the text of `id`, looked up with `lookup` the first time (NULL when
+    /// it has none).
+    mutating func setResult(id: Int64, _ context: OpaquePointer?, lookup: (Int64) throws -> String?) {
+        // The known text is read in place: copying it out would retain it on every row.
+        if id >= 0, id < dense.count, dense[Int(id)] != nil { return setText(utf8: dense[Int(id)]!, context) }
+        if sparse[id] != nil { return setText(utf8: sparse[id]!, context) }
+        guard let text = try? lookup(id) else { return sqlite3_result_null(context) }
+        let bytes = Array(text.utf8)
+        if id >= 0, id < 1 << 20 {
+            if id >= dense.count { dense += [[UInt8]?](repeating: nil, count: Int(id) + 1 - dense.count) }
+            dense[Int(id)] = bytes
+        } else {
+            sparse[id] = bytes
+        }
+        setText(utf8: bytes, context)
     }
 }
 

@@ -65,6 +65,7 @@ final class EventsTable: VirtualTable {
         var fields: EventFields = []
         if used & (1 << 8 | 1 << 9 | 1 << 10 | 1 << 12) != 0 { fields.insert(.strings) }
         if used & (1 << 13) != 0 { fields.insert(.payload) }
+        if used & (1 << 6 | 1 << 11) != 0 { fields.insert(.causes) }
         info.pointee.idxNum = Int32(fields.rawValue)
         info.pointee.idxStr = makeSQLiteMessage(tokens.joined(separator: ","))
         info.pointee.needToFreeIdxStr = 1

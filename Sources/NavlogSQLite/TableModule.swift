@@ -76,21 +76,20 @@ enum TableModule {
         }
         module.xNext = { cursor in
             guard let cursor else { return SQLITE_MISUSE }
-            let owner = CursorBox.owner(of: cursor)
-            return TableModule.run(owner) { try owner.next() }
+            return CursorBox.withOwner(of: cursor) { owner in TableModule.run(owner) { try owner.next() } }
         }
         module.xEof = { cursor in
             guard let cursor else { return 1 }
-            return CursorBox.owner(of: cursor).isAtEnd ? 1 : 0
+            return CursorBox.withOwner(of: cursor) { $0.isAtEnd ? 1 : 0 }
         }
         module.xColumn = { cursor, context, column in
             guard let cursor else { return SQLITE_MISUSE }
-            CursorBox.owner(of: cursor).setResult(column: column, of: context)
+            CursorBox.withOwner(of: cursor) { $0.setResult(column: column, of: context) }
             return SQLITE_OK
         }
         module.xRowid = { cursor, rowid in
             guard let cursor, let rowid else { return SQLITE_MISUSE }
-            rowid.pointee = CursorBox.owner(of: cursor).rowid
+            rowid.pointee = CursorBox.withOwner(of: cursor) { $0.rowid }
             return SQLITE_OK
         }
         return module

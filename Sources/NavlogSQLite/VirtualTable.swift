@@ -112,3 +112,13 @@ func setText(_ text: String?, _ context: OpaquePointer?) {
         }
     }
 }
+
+/// Sets the result to the text whose UTF-8 is `bytes` (copied by SQLite).
+func setText(utf8 bytes: [UInt8], _ context: OpaquePointer?) {
+    guard !bytes.isEmpty else { return sqlite3_result_text(context, "", 0, sqliteTransient) }
+    bytes.withUnsafeBufferPointer { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { characters in
+            sqlite3_result_text64(context, characters.baseAddress, UInt64(characters.count), sqliteTransient, UInt8(SQLITE_UTF8))
+        }
+    }
+}

@@ -27,6 +27,15 @@ enum VirtualTableBox<Base, Owner: AnyObject> {
         return Unmanaged<Owner>.fromOpaque(stored).takeUnretainedValue()
     }
 
+    /// Runs `body` with the object `pointer` belongs to, neither retaining nor releasing it: the
+    /// box holds it for as long as SQLite holds the pointer. For the callbacks SQLite makes on
+    /// every row (`xNext`, `xEof`, `xColumn`), where a retain and release each cost more than
+    /// the work.
+    static func withOwner<Result>(of pointer: UnsafeMutablePointer<Base>, _ body: (Owner) throws -> Result) rethrows -> Result {
+        let stored = UnsafeMutableRawPointer(pointer).load(fromByteOffset: ownerOffset, as: UnsafeMutableRawPointer.self)
+        return try Unmanaged<Owner>.fromOpaque(stored)._withUnsafeGuaranteedRef(body)
+    }
+
     /// Releases the owner and frees the memory.
     static func release(_ pointer: UnsafeMutablePointer<Base>) {
         let raw = UnsafeMutableRawPointer(pointer)

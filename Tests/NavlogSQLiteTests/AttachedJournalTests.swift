@@ -33,7 +33,7 @@ final class AttachedJournalTests: XCTestCase {
 
         let plan = try runTool("/usr/bin/sqlite3", ["-cmd", ".load \(SQLiteExtensionHarness.library)", "-cmd", attach, ":memory:",
                                                     "EXPLAIN QUERY PLAN SELECT * FROM navlog_events('f2') WHERE session = 's-1'"])
-        XCTAssertTrue(plan.stdout.contains("VIRTUAL TABLE INDEX 3:session=,schema="), plan.stdout + plan.stderr)
+        XCTAssertTrue(plan.stdout.contains("VIRTUAL TABLE INDEX 7:session=,schema="), plan.stdout + plan.stderr)
         let missing = try runTool("/usr/bin/sqlite3", ["-cmd", ".load \(SQLiteExtensionHarness.library)", ":memory:",
                                                        "SELECT * FROM navlog_visits('f9')"])
         XCTAssertEqual(missing.status, 1)

@@ -70,6 +70,10 @@ final class EventsTableTests: XCTestCase {
             (["seq", "subject_type", "screen"], "WHERE kind = 'action'", { $0.kind.rawValue == "action" }),
             (["seq", "parent"], "WHERE seq < 40", { $0.seq < 40 }),
             (["seq", "payload"], "WHERE seq BETWEEN 200 AND 260", { (200...260).contains($0.seq) }),
+            // The envelope alone: read from the front of each block, without building events.
+            (["seq", "time", "mono_ns", "run", "session", "session_seq", "kind", "cause"], "", { _ in true }),
+            (["kind", "session"], "WHERE seq BETWEEN 100 AND 300", { (100...300).contains($0.seq) }),
+            (["seq", "run", "time"], "WHERE kind = 'action' AND session = 's-2'", { $0.kind.rawValue == "action" && $0.session == "s-2" }),
         ]
         for (columns, filter, isIncluded) in cases {
             let sql = "SELECT \(columns.joined(separator: ", ")) FROM navlog_events \(filter)"

@@ -30,7 +30,11 @@ package struct EventFields: OptionSet, Sendable {
     package static let strings = EventFields(rawValue: 1)
     /// `payload`.
     package static let payload = EventFields(rawValue: 2)
-    package static let all: EventFields = [.strings, .payload]
+    /// `session_seq` and `cause`: for ``BorrowedJournal/envelopes(in:matching:withCauses:)``,
+    /// which reads them only when asked (``BorrowedJournal/events(in:matching:fields:)`` always
+    /// reads them).
+    package static let causes = EventFields(rawValue: 4)
+    package static let all: EventFields = [.strings, .payload, .causes]
 }
 
 /// One block of a journal, as its row in the `block` table describes it.
@@ -57,6 +61,9 @@ package final class BorrowedJournal {
     private var strings: [Int64: String] = [:]
     private var kinds = IDTable<EventKind>()
     private var sessions = IDTable<(name: String, run: String)>()
+    /// Session and kind ids found in the file's tables, checked without copying their names.
+    private var checkedSessionIDs = IDSet()
+    private var checkedKindIDs = IDSet()
 
     /// The journal file, as the connection names it (`:memory:` for none).
     package var path: String { file.path }
@@ -124,9 +131,7 @@ package final class BorrowedJournal {
     /// their strings are looked up.
     package func events(in block: BlockSummary, matching query: BlockQuery = BlockQuery(),
                         fields: EventFields = .all) throws -> [Event] {
-        if blockRow == nil {
-            do { blockRow = try JournalFileReader.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
-        }
+        let blockRow = try preparedBlockRow()
         let plan: ((Int64) throws -> EventBlock.PayloadReading)? = fields.contains(.payload) ? nil : { _ in .skipped }
         let columns = try JournalFileReader.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow,
                                                       near: block.firstSeq, plan: plan)
@@ -164,6 +169,64 @@ package final class BorrowedJournal {
                 payload: columns.payload[index]))
         }
         return events
+    }
+
+    /// Returns the envelope columns of the events of `block` that `query` allows (its seq and
+    /// time bounds, session and kind), inflating only the front of the block that holds them
+    /// (see ``JournalFileReader/readEnvelope(_:in:through:inflater:row:near:)``); with
+    /// `withCauses`, session seqs and causes too. Every session and kind id is checked against
+    /// the file's tables, so ``session(id:)`` and ``kind(id:)`` find each.
+    package func envelopes(in block: BlockSummary, matching query: BlockQuery = BlockQuery(), withCauses: Bool) throws -> BlockEnvelope {
+        let blockRow = try preparedBlockRow()
+        let envelope = try JournalFileReader.readEnvelope(block.id, in: file, through: withCauses ? .causes : .kinds, inflater: inflater,
+                                                          row: blockRow, near: block.firstSeq)
+        var kept: [Int] = []
+        let isFiltered = query.lowestSeq != nil || query.highestSeq != nil || query.earliest != nil || query.latest != nil
+            || query.session != nil || query.kind != nil
+        for index in 0..<envelope.count {
+            func damaged(_ reason: String) -> JournalError {
+                .damagedBlock(path: path, firstSeq: block.firstSeq, lastSeq: block.lastSeq,
+                              reason: "block \(block.id) refers to \(reason) at seq \(envelope.seq[index])")
+            }
+            let sessionID = envelope.session[index]
+            let kindID = envelope.kind[index]
+            if !checkedSessionIDs.contains(sessionID) {
+                guard try session(sessionID) != nil else { throw damaged("unknown session \(sessionID)") }
+                checkedSessionIDs.insert(sessionID)
+            }
+            if !checkedKindIDs.contains(kindID) {
+                guard try kind(kindID) != nil else { throw damaged("unknown kind \(kindID)") }
+                checkedKindIDs.insert(kindID)
+            }
+            guard isFiltered else { continue }
+            if let lowest = query.lowestSeq, envelope.seq[index] < lowest { continue }
+            if let highest = query.highestSeq, envelope.seq[index] > highest { continue }
+            if let earliest = query.earliest, envelope.wall[index] < earliest { continue }
+            if let latest = query.latest, envelope.wall[index] > latest { continue }
+            if let wanted = query.session, try session(sessionID)?.name != wanted { continue }
+            if let wanted = query.kind, try kind(kindID)?.rawValue != wanted { continue }
+            kept.append(index)
+        }
+        guard isFiltered else { return BlockEnvelope(envelope) }
+        return BlockEnvelope(envelope, keeping: kept)
+    }
+
+    /// The name and run of the session with row id `id`, which an envelope holds.
+    package func session(id: Int64) throws -> (name: String, run: String)? { try session(id) }
+
+    /// The kind with row id `id`, which an envelope holds.
+    package func kind(id: Int64) throws -> EventKind? { try kind(id) }
+
+    /// The statement that reads a block's row, prepared once.
+    private func preparedBlockRow() throws -> SQLiteStatement {
+        if let blockRow { return blockRow }
+        do {
+            let statement = try JournalFileReader.prepareBlockRow(in: file)
+            blockRow = statement
+            return statement
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
     }
 
     // MARK: - Ids

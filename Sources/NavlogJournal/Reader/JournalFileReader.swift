@@ -157,49 +157,41 @@ final class JournalFileReader {
     static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, values: DecodedValueCache? = nil,
                           row: SQLiteStatement? = nil, near seq: UInt64,
                           plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil) throws -> EventBlock.Columns {
-        let path = file.path
-        let statement: SQLiteStatement
-        defer { row?.reset() }
-        do {
-            statement = try row ?? prepareBlockRow(in: file)
-            try statement.bind([.integer(id)])
-            guard try statement.step() else {
-                throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id) is missing")
-            }
-        } catch let error as SQLiteError {
-            throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id): \(error.message)")
-        }
-        // Columns of a damaged file may hold anything: refuse negative values instead of trapping.
-        guard (0..<4).allSatisfy({ statement.int64(at: $0) >= 0 }) else {
-            throw JournalError.damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(id) has a negative seq, count or size")
-        }
-        let first = UInt64(statement.int64(at: 0))
-        let last = UInt64(statement.int64(at: 1))
-        let count = Int(statement.int64(at: 2))
-        let rawBytes = Int(statement.int64(at: 3))
-        let checksum = UInt32(truncatingIfNeeded: statement.int64(at: 4))
-        let data = statement.blob(at: 5)
-        func damaged(_ reason: String) -> JournalError {
-            .damagedBlock(path: path, firstSeq: first, lastSeq: last, reason: "block \(id): \(reason)")
-        }
-        guard rawBytes >= 0, rawBytes < 1 << 30 else { throw damaged("implausible size \(rawBytes)") }
+        let block = try StoredBlock(id, in: file, row: row, near: seq)
         let raw: [UInt8]
         do {
-            raw = try inflater.decompressAll(data, expectedCount: rawBytes, context: "inflating block \(id) of \(path)")
+            raw = try inflater.decompressAll(block.data, expectedCount: block.rawBytes, context: "inflating block \(id) of \(file.path)")
         } catch let error as ZlibError {
-            throw damaged("\(error)")
+            throw block.damaged("\(error)")
         }
-        guard crc32Checksum(raw) == checksum else { throw damaged("CRC-32 mismatch after inflating") }
+        guard crc32Checksum(raw) == block.checksum else { throw block.damaged("CRC-32 mismatch after inflating") }
         let columns: EventBlock.Columns
         do {
             columns = try EventBlock.decodeColumns(raw, cache: values, plan: plan)
         } catch {
-            throw damaged("\(error)")
+            throw block.damaged("\(error)")
         }
-        guard columns.count == count, columns.seq.first == first, columns.seq.last == last else {
-            throw damaged("holds \(columns.count) events, the block row says \(count)")
-        }
+        try block.check(count: columns.count, first: columns.seq.first, last: columns.seq.last)
         return columns
+    }
+
+    /// Reads the envelope columns of block `id` of `file` to `depth`, inflating only the front
+    /// of the block that holds them, and checks their layout and the event count, first and
+    /// last seq against the block's row. The block's CRC-32 covers all of it and so is not
+    /// checked (`navlog verify` checks it).
+    static func readEnvelope(_ id: Int64, in file: JournalFile, through depth: EventBlock.EnvelopeDepth, inflater: Inflater,
+                             row: SQLiteStatement? = nil, near seq: UInt64) throws -> EventBlock.Envelope {
+        let block = try StoredBlock(id, in: file, row: row, near: seq)
+        let envelope: EventBlock.Envelope
+        do {
+            envelope = try EventBlock.inflateEnvelope(block.data, rawBytes: block.rawBytes, through: depth, inflater: inflater,
+                                                      firstGuess: 64 + block.count * depth.bytesPerEventGuess,
+                                                      context: "inflating block \(id) of \(file.path)")
+        } catch {
+            throw block.damaged("\(error)")
+        }
+        try block.check(count: envelope.count, first: envelope.seq.first, last: envelope.seq.last)
+        return envelope
     }
 
     /// The kind with row id `id`, reloading the table once when it is not known yet; nil when
@@ -316,6 +308,26 @@ struct IDTable<Value> {
             } else {
                 sparse[id] = value
             }
+        }
+    }
+}
+
+/// A set of row ids, dense in a bit array for the small ids tables hand out.
+struct IDSet {
+    private var dense: [Bool] = []
+    private var sparse: Set<Int64> = []
+
+    func contains(_ id: Int64) -> Bool {
+        if id >= 0, id < dense.count { return dense[Int(id)] }
+        return sparse.contains(id)
+    }
+
+    mutating func insert(_ id: Int64) {
+        if id >= 0, id < 1 << 20 {
+            if id >= dense.count { dense += [Bool](repeating: false, count: Int(id) + 1 - dense.count) }
+            dense[Int(id)] = true
+        } else {
+            sparse.insert(id)
         }
     }
 }

@@ -121,6 +121,8 @@ extension ByteWriter {
 struct ByteReaderError: Error, CustomStringConvertible {
     var offset: Int
     var reason: String
+    /// The bytes ended where more were needed: in a prefix of a block, more must be inflated.
+    var isUnexpectedEnd = false
     var description: String { "malformed block content at byte \(offset): \(reason)" }
 }
 
@@ -137,7 +139,7 @@ struct ByteReader {
     var isAtEnd: Bool { offset >= bytes.count }
 
     mutating func readByte() throws -> UInt8 {
-        guard offset < bytes.count else { throw ByteReaderError(offset: offset, reason: "unexpected end") }
+        guard offset < bytes.count else { throw ByteReaderError(offset: offset, reason: "unexpected end", isUnexpectedEnd: true) }
         defer { offset += 1 }
         return bytes[offset]
     }

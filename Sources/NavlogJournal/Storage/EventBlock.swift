@@ -158,34 +158,15 @@ enum EventBlock {
     static func decodeColumns(_ bytes: [UInt8], cache: DecodedValueCache? = nil,
                               plan: ((Int64) throws -> PayloadReading)? = nil) throws -> Columns {
         var reader = ByteReader(bytes)
-        let version = try reader.readByte()
-        guard readableVersions.contains(version) else {
-            throw ByteReaderError(offset: 0, reason: version > Self.version
-                ? "block format \(version) is newer than the \(Self.version) this navlog reads; upgrade navlog"
-                : "unknown block format \(version)")
-        }
+        let version = try readVersion(&reader)
         let count = try reader.readCount()
         var columns = Columns(count: count)
-        var seq = try reader.readVarint()
-        for index in 0..<count {
-            seq &+= try reader.readVarint()
-            columns.seq[index] = seq
-        }
-        var wall: Int64 = 0
-        for index in 0..<count {
-            wall &+= try reader.readSigned()
-            columns.wall[index] = wall
-        }
-        var mono: UInt64 = 0
-        var previousWall: Int64 = 0
-        for index in 0..<count {
-            let wallStep = columns.wall[index] &- previousWall
-            mono &+= UInt64(bitPattern: try reader.readSigned() &+ wallStep)
-            columns.monotonic[index] = mono
-            previousWall = columns.wall[index]
-        }
-        for index in 0..<count { columns.session[index] = Int64(bitPattern: try reader.readVarint()) }
-        for index in 0..<count { columns.kind[index] = Int64(bitPattern: try reader.readVarint()) }
+        let front = try readFront(&reader, count: count)
+        columns.seq = front.seq
+        columns.wall = front.wall
+        columns.monotonic = front.monotonic
+        columns.session = front.session
+        columns.kind = front.kind
         var lastSessionSeq = SessionSeqTable(capacity: count)
         for index in 0..<count {
             let value = try lastSessionSeq.advance(columns.session[index]) { $0 &+ UInt64(bitPattern: try reader.readSigned()) }
@@ -398,5 +379,5 @@ enum EventBlock {
 
     private static func zigzag(_ value: Int64) -> Int64 { (value << 1) ^ (value >> 63) }
 
-    private static func unzigzag(_ raw: UInt64) -> Int64 { Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1) }
+    static func unzigzag(_ raw: UInt64) -> Int64 { Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1) }
 }

@@ -160,6 +160,47 @@ public final class Inflater {
         return output
     }
 
+    /// Inflates the start of one complete stream of `expectedCount` bytes: `output` grows to at
+    /// least `count` bytes of it, or to all of it when the stream holds fewer. An empty `output`
+    /// starts the stream; one that holds what an earlier call for the same `input` produced is
+    /// continued, so a reader that finds it needs more asks again with a larger `count`.
+    ///
+    /// No checksum covers a prefix: a caller that inflates part of a block cannot check its CRC.
+    public func decompressPrefix(_ input: [UInt8], expectedCount: Int, atLeast count: Int, into output: inout [UInt8],
+                                 context: String) throws {
+        if output.isEmpty { try check(inflateReset(stream), context) }
+        guard output.count == Int(stream.pointee.total_out) else {
+            throw ZlibError(code: Z_STREAM_ERROR, message: "the output does not continue this stream", context: context)
+        }
+        let target = min(max(count, output.count), expectedCount)
+        guard target > output.count else { return }
+        let produced = output.count
+        output += repeatElement(0, count: target - produced)
+        let consumed = Int(stream.pointee.total_in)
+        let code = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target -> Int32 in
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress.map { $0 + consumed })
+                stream.pointee.avail_in = UInt32(source.count - consumed)
+                stream.pointee.next_out = target.baseAddress.map { $0 + produced }
+                stream.pointee.avail_out = UInt32(target.count - produced)
+                return inflate(stream, Z_SYNC_FLUSH)
+            }
+        }
+        let end = Int(stream.pointee.total_out)
+        output.removeLast(output.count - end)
+        switch code {
+        case Z_STREAM_END where end == expectedCount, Z_OK where end == target && end < expectedCount:
+            return
+        case Z_STREAM_END:
+            throw ZlibError(code: Z_DATA_ERROR, message: "inflated \(end) bytes, expected \(expectedCount)", context: context)
+        case Z_OK, Z_BUF_ERROR:
+            throw ZlibError(code: Z_BUF_ERROR, message: "stream is truncated or longer than the recorded \(expectedCount) bytes", context: context)
+        default:
+            let message = stream.pointee.msg.map { String(cString: $0) } ?? ""
+            throw ZlibError(code: code, message: message, context: context)
+        }
+    }
+
     private func check(_ code: Int32, _ context: String) throws {
         guard code != Z_OK else { return }
         let message = stream.pointee.msg.map { String(cString: $0) } ?? ""
