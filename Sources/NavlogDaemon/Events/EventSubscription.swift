@@ -21,6 +21,11 @@ public final class EventSubscription: HTTPStreamSource {
     public let capacity: Int
     /// The run id put into live events, which the journal has not numbered yet.
     let runID: String
+    /// Whether each event carries `text`, its lines as `navlog show` prints them (`text=true`,
+    /// which the web console's timeline asks for).
+    public let addsText: Bool
+    /// How `text` is formatted: without the session, which the subscriber chose.
+    private static let textFormatter = EventTextFormatter(showsTime: true, showsSession: false)
 
     private struct State {
         var replay: [Event] = []
@@ -41,12 +46,13 @@ public final class EventSubscription: HTTPStreamSource {
     private let state = Mutex(State())
     private let droppedTotal = Atomic<UInt64>(0)
 
-    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int, runID: String) {
+    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int, runID: String, addsText: Bool = false) {
         self.format = format
         self.sessions = sessions
         self.kinds = kinds
         self.capacity = max(1, capacity)
         self.runID = runID
+        self.addsText = addsText
     }
 
     /// Whether `event` passes the subscriber's filter.
@@ -180,7 +186,7 @@ public final class EventSubscription: HTTPStreamSource {
             state.dropped = 0
         }
         if !state.replay.isEmpty {
-            for event in state.replay.prefix(256) { write(event.jsonObject(), event: "event", to: &output) }
+            for event in state.replay.prefix(256) { write(withText(event.jsonObject(), of: event), event: "event", to: &output) }
             state.replay.removeFirst(min(256, state.replay.count))
         } else if !state.isReplaying {
             let end = min(state.live.count, state.liveStart + 256)
@@ -188,7 +194,7 @@ public final class EventSubscription: HTTPStreamSource {
                 var object = event.jsonObject().objectValue ?? [:]
                 object["seq"] = nil
                 object["run"] = .string(runID)
-                write(.object(object), event: "event", to: &output)
+                write(withText(.object(object), of: event), event: "event", to: &output)
             }
             state.liveStart = end
             if state.liveStart == state.live.count {
@@ -198,6 +204,13 @@ public final class EventSubscription: HTTPStreamSource {
         }
         state.pending = Array(output.utf8)
         state.pendingStart = 0
+    }
+
+    /// `object` with `text` added when the subscriber asked for it.
+    private func withText(_ object: JSONValue, of event: Event) -> JSONValue {
+        guard addsText, case .object(var members) = object else { return object }
+        members["text"] = .string(Self.textFormatter.format(event))
+        return .object(members)
     }
 
     private func write(_ value: JSONValue, event: String, to output: inout String) {
