@@ -1,6 +1,6 @@
 """Drives navlogd's web console in headless Chromium (Selenium with Debian's chromium-driver).
 
-Usage: python3 check_console.py BASE_URL MODE [SCREENSHOT_DIR]
+Usage: python3 check_console.py BASE_URL MODE
 
 BASE_URL is the daemon's http://127.0.0.1:PORT. MODE:
 - `actions`: the daemon runs with ui.allow_actions true. The console lists a session created
@@ -10,7 +10,6 @@ BASE_URL is the daemon's http://127.0.0.1:PORT. MODE:
 - `read-only`: the daemon runs with ui.allow_actions false. The page's own fetch of an action
   is refused (403 console_actions_disabled) and the screen stays as it was.
 In both, the browser console has no error and every request went to BASE_URL.
-With SCREENSHOT_DIR, saves sessions.png, session.png and journeys.png there.
 
 Prints one line per problem and exits 1 when there is any. Test side only.
 """
@@ -149,21 +148,8 @@ def check_clean(driver, base, problems, expected=()):
                 problems.append(f"a request left the daemon: {url}")
 
 
-def screenshots(driver, base, session, directory):
-    driver.get(base + "/ui")
-    wait(driver, lambda d: session_row(d, session))
-    driver.save_screenshot(directory + "/console-sessions.png")
-    open_session(driver, base, session)
-    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#timeline li")) > 3)
-    driver.save_screenshot(directory + "/console-session.png")
-    driver.get(base + "/ui#/journeys")
-    wait(driver, lambda d: d.find_element(By.ID, "report-status").text.startswith("rendered"))
-    driver.save_screenshot(directory + "/console-journeys.png")
-
-
 def main():
     base, mode = sys.argv[1].rstrip("/"), sys.argv[2]
-    directory = sys.argv[3] if len(sys.argv) > 3 else None
     driver = headless.start(WIDTH, HEIGHT, logs=("browser", "performance"))
     driver.set_script_timeout(10)
     problems = []
@@ -172,8 +158,6 @@ def main():
             session = check_listing(driver, base, problems)
             check_click(driver, base, session, problems)
             check_hostile(driver, base, problems)
-            if directory:
-                screenshots(driver, base, session, directory)
             check_clean(driver, base, problems)
         elif mode == "read-only":
             check_read_only(driver, base, problems)

@@ -6,7 +6,7 @@ import NavlogJournal
 
 extension DaemonAPI {
     /// `GET /v1/events?session=…&kind=…&format=ndjson|sse&after=CURSOR&text=true`: a live
-    /// stream; with `text=true` each event also carries its `navlog show` lines.
+    /// stream; with `text=true` each event carries its `navlog show` lines in place of its payload.
     ///
     /// With `after`, committed events after the cursor come first from the journal, then the
     /// live ones, without gaps or repeats.

@@ -105,7 +105,7 @@ enum ConsoleAssets {
         .sessions th,.sessions td{padding:6px 10px;border-bottom:1px solid #e4e9f0;text-align:left;vertical-align:top}
         .sessions tbody tr{cursor:pointer}.sessions tbody tr:hover{background:var(--soft)}
         .sessions td{max-width:340px;overflow-wrap:anywhere}
-        .num{text-align:right;font-variant-numeric:tabular-nums}
+        .num,.sessions .num{text-align:right;font-variant-numeric:tabular-nums}
         .sessions tr.ended{opacity:.45}
         .crumbs a{color:var(--accent)}
         .split{display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap}

@@ -114,6 +114,7 @@ enum ConsoleScript {
               : "Read only: actions are off (ui.allow_actions is false).";
             showProblem(null);
             const seen = new Set();
+            const openedAt = performance.now();
             let ended = false;
 
             function showProblem(text) {
@@ -150,7 +151,8 @@ enum ConsoleScript {
               if (seen.has(event.session_seq)) return;
               seen.add(event.session_seq);
               const lines = String(event.text ?? event.kind).split("\n");
-              const item = make("li", "fresh");
+              // Events of the first second are the session's past: only later ones are marked new.
+              const item = make("li", performance.now() - openedAt > 1000 ? "fresh" : null);
               item.dataset.kind = event.kind;
               item.append(make("div", "line", lines[0].trim()));
               for (const line of lines.slice(1)) {

@@ -8,6 +8,9 @@ import Synchronization
 /// one atomic load.
 public final class EventBroadcaster: EventSink {
     private let subscriptions = Mutex<[ObjectIdentifier: EventSubscription]>([:])
+    /// The values of `subscriptions`, kept in step with it, so that recording an event takes
+    /// the array (a retain) rather than building one under the lock for every event.
+    private let current = Mutex<[EventSubscription]>([])
     /// How many subscriptions `subscriptions` holds, readable without its lock: recording
     /// checks it first, so with no subscribers an event costs one atomic load.
     private let subscriptionCount = Atomic<Int>(0)
@@ -22,16 +25,18 @@ public final class EventBroadcaster: EventSink {
 
     public func record(_ event: Event) {
         guard subscriptionCount.load(ordering: .acquiring) > 0 else { return }
-        let current = subscriptions.withLock { Array($0.values) }
-        guard !current.isEmpty else { return }
-        let delivered = redactor?.redact(event) ?? event
-        for subscription in current { subscription.offer(delivered) }
+        let interested = current.withLock { $0 }.filter { $0.matches(event) }
+        guard !interested.isEmpty else { return }
+        // Most events carry nothing private: those skip the redactor's copy.
+        let delivered = redactor.map { $0.mayRedact(event) ? $0.redact(event) : event } ?? event
+        for subscription in interested { subscription.offer(delivered) }
     }
 
     /// Starts delivering events to `subscription`.
     func add(_ subscription: EventSubscription) {
         subscriptions.withLock { all in
             all[ObjectIdentifier(subscription)] = subscription
+            current.withLock { $0 = Array(all.values) }
             subscriptionCount.store(all.count, ordering: .releasing)
         }
     }
@@ -43,6 +48,7 @@ public final class EventBroadcaster: EventSink {
                 droppedByClosed.add(subscription.droppedCount, ordering: .relaxed)
                 all[key] = nil
             }
+            current.withLock { $0 = Array(all.values) }
             subscriptionCount.store(all.count, ordering: .releasing)
         }
     }

@@ -21,8 +21,9 @@ public final class EventSubscription: HTTPStreamSource {
     public let capacity: Int
     /// The run id put into live events, which the journal has not numbered yet.
     let runID: String
-    /// Whether each event carries `text`, its lines as `navlog show` prints them (`text=true`,
-    /// which the web console's timeline asks for).
+    /// Whether each event carries `text`, its lines as `navlog show` prints them, in place of
+    /// its `payload` (`text=true`, which the web console's timeline asks for: the lines say
+    /// what it shows, and the payload, a view model's whole snapshot, would only cost).
     public let addsText: Bool
     /// How `text` is formatted: without the session, which the subscriber chose.
     private static let textFormatter = EventTextFormatter(showsTime: true, showsSession: false)
@@ -63,6 +64,8 @@ public final class EventSubscription: HTTPStreamSource {
     // MARK: - Producing
 
     /// Takes one live event: buffers it, or counts it as dropped when the buffer is full.
+    /// Only the first event into an empty buffer wakes the connection: until the connection
+    /// has taken it, later ones join it and go out in the same write.
     func offer(_ event: Event) {
         guard matches(event) else { return }
         let wake: (@Sendable () -> Void)? = state.withLock { state in
@@ -72,8 +75,9 @@ public final class EventSubscription: HTTPStreamSource {
                 droppedTotal.add(1, ordering: .relaxed)
                 return nil
             }
+            let wasEmpty = state.live.count == state.liveStart
             state.live.append(event)
-            return state.wake
+            return wasEmpty ? state.wake : nil
         }
         wake?()
     }
@@ -206,9 +210,10 @@ public final class EventSubscription: HTTPStreamSource {
         state.pendingStart = 0
     }
 
-    /// `object` with `text` added when the subscriber asked for it.
+    /// `object` with `text` in place of `payload` when the subscriber asked for it.
     private func withText(_ object: JSONValue, of event: Event) -> JSONValue {
         guard addsText, case .object(var members) = object else { return object }
+        members["payload"] = nil
         members["text"] = .string(Self.textFormatter.format(event))
         return .object(members)
     }
