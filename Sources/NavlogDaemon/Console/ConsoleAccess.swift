@@ -8,8 +8,8 @@ import NavlogEvents
 /// until the daemon restarts or the token changes. Its value is an HMAC of the token under a
 /// key drawn when the process starts, so the cookie is not the token and does not outlive it.
 ///
-/// A request is the console's (a browser's) when it carries that cookie, an `Origin` or a
-/// `Sec-Fetch-Site` header: clients such as curl or `navlog` send none of them. Such a request
+/// A request is the console's (a browser's) when it carries an `Origin` or a `Sec-Fetch-Site`
+/// header: clients such as curl or `navlog` send neither. Such a request
 /// may read; it may change a session only by an action, only with `ui.allow_actions`, and only
 /// from the daemon's own pages (``DaemonAPI/refuseConsoleChange(_:template:)``).
 struct ConsoleAccess: Sendable {
@@ -51,12 +51,12 @@ struct ConsoleAccess: Sendable {
         return nil
     }
 
-    /// Whether a browser sent `request`: it has the console cookie, an `Origin` or a
-    /// `Sec-Fetch-Site` header.
+    /// Whether a browser sent `request`: it has an `Origin` or a `Sec-Fetch-Site` header.
+    /// Browsers send `Origin` with every request but GET and HEAD, same-origin ones included
+    /// (the Fetch standard), and the console cookie only with what it sends from navlogd's
+    /// own pages, so a change from a browser always shows itself this way.
     static func isFromBrowser(_ request: HTTPRequest) -> Bool {
-        if request.headers["origin"] != nil || request.headers["sec-fetch-site"] != nil { return true }
-        guard let header = request.headers["cookie"] else { return false }
-        return cookie(named: cookieName, in: header) != nil
+        request.headers["origin"] != nil || request.headers["sec-fetch-site"] != nil
     }
 
     /// Compares a secret given by a client with the expected one in time that depends only on
