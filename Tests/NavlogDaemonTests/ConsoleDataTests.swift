@@ -78,8 +78,17 @@ final class ConsoleDataTests: XCTestCase {
             XCTAssertEqual(try daemon.request("POST", "/v1/sessions/s-1/actions", body: body).status, 200)
         }
         XCTAssertEqual(try daemon.request("DELETE", "/v1/sessions/s-1").status, 200)
+        // The stream is written in batches: read it until the session's end has come (curl's
+        // --max-time bounds the wait), then stop the daemon, which ends the stream.
+        var received = Data()
+        while !String(decoding: received, as: UTF8.self).contains(#""kind":"session.end""#) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            received.append(chunk)
+        }
         XCTAssertEqual(daemon.terminate(), 0)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        received.append(output.fileHandleForReading.readDataToEndOfFile())
+        let text = String(decoding: received, as: UTF8.self)
         stream.waitUntilExit()
         let events = try text.components(separatedBy: "\n\n").filter { $0.hasPrefix("event: event\ndata: ") }
             .map { try JSONValue(parsing: String($0.dropFirst("event: event\ndata: ".count))) }

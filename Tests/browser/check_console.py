@@ -19,6 +19,7 @@ import time
 import urllib.request
 
 import headless
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -39,9 +40,21 @@ def api(base, method, path, body=None):
 def wait(driver, condition, bound=10):
     """Waits for `condition(driver)` to be truthy, polling; returns its value or None."""
     try:
-        return WebDriverWait(driver, bound, poll_frequency=0.02).until(condition)
+        return WebDriverWait(driver, bound, poll_frequency=0.02, ignored_exceptions=[StaleElementReferenceException]).until(condition)
     except Exception:
         return None
+
+
+def click(driver, selector):
+    """Clicks the element of `selector`; the page redraws the screen after events, so an
+    element found may be replaced before the click lands: find it again then."""
+    for _ in range(20):
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise RuntimeError(f"{selector} kept being replaced")
 
 
 def session_row(driver, session):
@@ -66,7 +79,8 @@ def check_listing(driver, base, problems):
         problems.append(f"ended session {ended} stayed listed")
     elif time.monotonic() - start > LIVE_BOUND_SECONDS:
         problems.append(f"ended session {ended} left the list after {time.monotonic() - start:.2f} s")
-    cells = [cell.text for cell in session_row(driver, created)[0].find_elements(By.TAG_NAME, "td")]
+    cells = driver.execute_script("return Array.from(document.querySelector(`#sessions-body tr[data-session='${arguments[0]}']`).cells)"
+                                  ".map(cell => cell.textContent)", created)
     listed = next(item for item in api(base, "GET", "/v1/sessions")["sessions"] if item["id"] == created)
     if cells[1:4] != [listed["app"], listed["run"], listed["screen"]] or cells[0] != created:
         problems.append(f"the row of {created} reads {cells}, the API lists {listed}")
@@ -82,7 +96,7 @@ def check_click(driver, base, session, problems):
     """A click on a button shows the new screen and the action in the timeline."""
     before = open_session(driver, base, session)
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#timeline li[data-kind="session.start"]'))
-    driver.find_element(By.CSS_SELECTOR, 'button[data-element="open-detail"]').click()
+    click(driver, 'button[data-element="open-detail"]')
     after = wait(driver, lambda d: (d.find_element(By.ID, "screen-name").text != before) and d.find_element(By.ID, "screen-name").text)
     if not after:
         problems.append(f"the screen stayed {before} after clicking open-detail")
@@ -98,8 +112,9 @@ def check_hostile(driver, base, problems):
     session = api(base, "POST", "/v1/sessions", {"app": "content-list"})["id"]
     api(base, "POST", f"/v1/sessions/{session}/actions", {"element": "search", "value": HOSTILE})
     open_session(driver, base, session)
-    field = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, 'input[data-element="search"]'))
-    if field is None or field.get_property("value") != HOSTILE:
+    # Read in one script: the screen may be redrawn between finding the field and reading it.
+    value = "return (document.querySelector('input[data-element=\"search\"]') || {}).value"
+    if not wait(driver, lambda d: d.execute_script(value) == HOSTILE):
         problems.append("the search field does not hold the hostile string as its value")
     texts = driver.execute_script("return Array.from(document.querySelectorAll('#screen .el-text')).map(e => e.textContent)")
     if not any(HOSTILE in text for text in texts):
@@ -120,7 +135,7 @@ def check_read_only(driver, base, problems):
     """With ui.allow_actions false, the page's own request to act is refused by the daemon."""
     session = api(base, "POST", "/v1/sessions", {"app": "master-detail"})["id"]
     before = open_session(driver, base, session)
-    if driver.find_element(By.CSS_SELECTOR, 'button[data-element="open-detail"]').is_enabled():
+    if driver.execute_script("return !document.querySelector('button[data-element=\"open-detail\"]').disabled"):
         problems.append("a button is enabled although actions are off")
     answer = driver.execute_async_script("""
         const done = arguments[arguments.length - 1];

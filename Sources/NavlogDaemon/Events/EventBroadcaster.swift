@@ -25,11 +25,13 @@ public final class EventBroadcaster: EventSink {
 
     public func record(_ event: Event) {
         guard subscriptionCount.load(ordering: .acquiring) > 0 else { return }
-        let interested = current.withLock { $0 }.filter { $0.matches(event) }
-        guard !interested.isEmpty else { return }
-        // Most events carry nothing private: those skip the redactor's copy.
-        let delivered = redactor.map { $0.mayRedact(event) ? $0.redact(event) : event } ?? event
-        for subscription in interested { subscription.offer(delivered) }
+        // Redacted once, for the first subscription that wants the event; most events carry
+        // nothing private and skip the redactor's copy.
+        var delivered: Event?
+        for subscription in current.withLock({ $0 }) where subscription.matches(event) {
+            if delivered == nil { delivered = redactor.map { $0.mayRedact(event) ? $0.redact(event) : event } ?? event }
+            subscription.offer(delivered!, isMatched: true)
+        }
     }
 
     /// Starts delivering events to `subscription`.

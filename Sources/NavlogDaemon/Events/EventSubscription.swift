@@ -27,6 +27,10 @@ public final class EventSubscription: HTTPStreamSource {
     public let addsText: Bool
     /// How `text` is formatted: without the session, which the subscriber chose.
     private static let textFormatter = EventTextFormatter(showsTime: true, showsSession: false)
+    /// How long a `text=true` stream (a console page's) lets events gather before it wakes its
+    /// connection: a page shows them no sooner than a person can see, and each wake costs the
+    /// daemon a resumed connection and a send.
+    static let textBatchMilliseconds = 50
 
     private struct State {
         var replay: [Event] = []
@@ -65,9 +69,11 @@ public final class EventSubscription: HTTPStreamSource {
 
     /// Takes one live event: buffers it, or counts it as dropped when the buffer is full.
     /// Only the first event into an empty buffer wakes the connection: until the connection
-    /// has taken it, later ones join it and go out in the same write.
-    func offer(_ event: Event) {
-        guard matches(event) else { return }
+    /// has taken it, later ones join it and go out in the same write. A `text=true` stream
+    /// wakes it ``textBatchMilliseconds`` later, so what arrives meanwhile joins that write.
+    /// `isMatched`: the caller has checked ``matches(_:)`` already.
+    func offer(_ event: Event, isMatched: Bool = false) {
+        guard isMatched || matches(event) else { return }
         let wake: (@Sendable () -> Void)? = state.withLock { state in
             guard !state.isFinished, !state.isDetached else { return nil }
             if state.live.count - state.liveStart >= capacity {
@@ -79,7 +85,12 @@ public final class EventSubscription: HTTPStreamSource {
             state.live.append(event)
             return wasEmpty ? state.wake : nil
         }
-        wake?()
+        guard let wake else { return }
+        if addsText {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.textBatchMilliseconds), execute: wake)
+        } else {
+            wake()
+        }
     }
 
     /// Marks the start of a replay from the journal: live events wait behind it.
