@@ -8,12 +8,14 @@ import XCTest
 /// daemon refusing the page's actions when they are off, no console error, and no request
 /// that leaves the daemon.
 final class ConsoleBrowserTests: XCTestCase {
-    private func check(_ mode: String, allowsActions: Bool) throws {
+    private func check(_ mode: String, allowsActions: Bool, token: String? = nil) throws {
         try Browser.require()
         let apps: JSONValue = ["master-detail": ["parameters": ["detail_style": "push"]], "tabs": [:], "content-list": [:]]
-        let daemon = try DaemonHarness(self, overrides: ["ui": ["allow_actions": .bool(allowsActions)], "apps": apps])
+        var overrides: [String: JSONValue] = ["ui": ["allow_actions": .bool(allowsActions)], "apps": apps]
+        if let token { overrides["auth"] = ["token": .string(token)] }
+        let daemon = try DaemonHarness(self, overrides: overrides, token: token)
         let base = "http://127.0.0.1:\(try XCTUnwrap(daemon.tcpPort))"
-        let result = try Browser.runChecker("check_console.py", [base, mode])
+        let result = try Browser.runChecker("check_console.py", [base, mode] + (token.map { [$0] } ?? []))
         XCTAssertEqual(result.status, 0, "the console has problems:\n\(result.stdout)\(result.stderr)")
         XCTAssertEqual(result.stdout, "")
     }
@@ -24,5 +26,9 @@ final class ConsoleBrowserTests: XCTestCase {
 
     func testConsoleCannotActWhenActionsAreOff() throws {
         try check("read-only", allowsActions: false)
+    }
+
+    func testWithATokenTheLoginFormOpensTheConsole() throws {
+        try check("login", allowsActions: false, token: "browser-test-token-0123456789")
     }
 }

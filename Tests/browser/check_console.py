@@ -1,6 +1,6 @@
 """Drives navlogd's web console in headless Chromium (Selenium with Debian's chromium-driver).
 
-Usage: python3 check_console.py BASE_URL MODE
+Usage: python3 check_console.py BASE_URL MODE [TOKEN]
 
 BASE_URL is the daemon's http://127.0.0.1:PORT. MODE:
 - `actions`: the daemon runs with ui.allow_actions true. The console lists a session created
@@ -9,7 +9,9 @@ BASE_URL is the daemon's http://127.0.0.1:PORT. MODE:
   (markup, quotes, RTL marks, 10 KB) typed into a field shows as text and runs nothing.
 - `read-only`: the daemon runs with ui.allow_actions false. The page's own fetch of an action
   is refused (403 console_actions_disabled) and the screen stays as it was.
-In both, the browser console has no error and every request went to BASE_URL.
+- `login`: the daemon has the token TOKEN. /ui is the login form; a wrong token is refused,
+  the right one logs in, and the console lists sessions and frames the journeys report.
+In each, the browser console has no error and every request went to BASE_URL.
 
 Prints one line per problem and exits 1 when there is any. Test side only.
 """
@@ -30,9 +32,12 @@ HOSTILE = ("<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned
            "\u202eRTL\u202c \u200f" + "x" * 10_240)
 
 
-def api(base, method, path, body=None):
+def api(base, method, path, body=None, token=None):
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     with urllib.request.urlopen(request) as response:
         return json.loads(response.read())
 
@@ -150,6 +155,37 @@ def check_read_only(driver, base, problems):
         problems.append(f"the session moved from {before} to {now} although actions are off")
 
 
+def check_login(driver, base, token, problems):
+    """With a token, /ui is the login form; the right token logs in, and the cookie it sets
+    opens the API to the page: the session list, its stream, and the framed report."""
+    created = api(base, "POST", "/v1/sessions", {"app": "tabs"}, token)["id"]
+    driver.get(base + "/ui")
+    if not wait(driver, lambda d: d.find_elements(By.ID, "token")):
+        problems.append("/ui without the token shows no login form")
+        return
+    driver.find_element(By.ID, "token").send_keys("not-the-token")
+    driver.find_element(By.CSS_SELECTOR, "form button").click()
+    if not wait(driver, lambda d: "not the daemon" in d.find_element(By.TAG_NAME, "main").text):
+        problems.append("a wrong token was not refused on the login form")
+    driver.find_element(By.ID, "token").send_keys(token)
+    driver.find_element(By.CSS_SELECTOR, "form button").click()
+    if not wait(driver, lambda d: session_row(d, created)):
+        problems.append(f"after logging in the console does not list {created}")
+    if any(part.strip().startswith("navlog_console=") for part in driver.execute_script("return document.cookie").split(";")):
+        problems.append("the login cookie can be read by scripts")
+    cookies = [cookie for cookie in driver.get_cookies() if cookie["name"] == "navlog_console"]
+    if len(cookies) != 1 or not cookies[0].get("httpOnly") or cookies[0].get("sameSite") != "Strict":
+        problems.append(f"the login cookie is not one HttpOnly, SameSite=Strict cookie: {cookies}")
+    driver.get(base + "/ui#/journeys")
+    if not wait(driver, lambda d: d.find_element(By.ID, "report-status").text.startswith("rendered")):
+        problems.append("the journeys report did not load after logging in")
+    driver.switch_to.frame(driver.find_element(By.ID, "report"))
+    heading = driver.find_element(By.TAG_NAME, "h1").text
+    driver.switch_to.default_content()
+    if not heading.startswith("navlogd journeys"):
+        problems.append(f"the framed report reads {heading!r}, not the journeys report")
+
+
 def check_clean(driver, base, problems, expected=()):
     """No console error but the `expected` ones; every request the browser made went to the daemon."""
     for entry in driver.get_log("browser"):
@@ -178,8 +214,13 @@ def main():
             check_read_only(driver, base, problems)
             # The refusal the check provokes is logged by Chromium as a failed load: that one only.
             check_clean(driver, base, problems, expected=["/actions - Failed to load resource: the server responded with a status of 403"])
+        elif mode == "login":
+            check_login(driver, base, sys.argv[3], problems)
+            # The login form is answered 401 (with a wrong token too), which Chromium logs.
+            check_clean(driver, base, problems, expected=["/ui - Failed to load resource: the server responded with a status of 401",
+                                                          "/ui/login - Failed to load resource: the server responded with a status of 401"])
         else:
-            problems.append(f"unknown mode {mode}: actions or read-only")
+            problems.append(f"unknown mode {mode}: actions, read-only or login")
     finally:
         driver.quit()
     headless.finish(problems)
