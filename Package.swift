@@ -83,7 +83,7 @@ let package = Package(
         // navlogd need not link navlog's parser nor navlog the daemon). The daemon library
         // reads the version from it for its startup line and navlog_build_info.
         .target(name: "NavlogCommandLine"),
-        .target(name: "NavlogDaemon", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
+        .target(name: "NavlogDaemon", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
 
         // MARK: - Executables
         .executableTarget(name: "navlog", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient"]),

@@ -26,6 +26,8 @@ var daemonSeconds = 3.0
 var idleSessionCount = 2000
 var liveScreenCount = 10_000
 var keptDirectory: String?
+var consoleViewers = 10
+var isConsoleOnly = false
 var duckdbScript = "scripts/bench_duckdb.py"
 let usage = """
     usage: navlog-bench [options]
@@ -53,6 +55,9 @@ let usage = """
       --duckdb-script P   the script that converts baseline A's rows to Parquet and queries them with
                           DuckDB, for the report part (default scripts/bench_duckdb.py: run from the
                           package, as scripts/bench does)
+      --console-viewers N open session pages of the web console simulated in the console part
+                          (default 10); 0 skips the part
+      --console-only      run the console part alone (with --clients and --daemon-seconds)
       --keep DIR          work in DIR and leave the journals and rows there; DIR must be new,
                           empty or a directory an earlier --keep made
       -h, --help          this text
@@ -95,6 +100,8 @@ while let argument = arguments.popFirst() {
         print(try LiveScreenBenchmark.measureInChild(side, screens: count(argument, minimum: 1)))
         exit(0)
     case "--duckdb-script": duckdbScript = value(of: argument, { FileManager.default.fileExists(atPath: $0) ? $0 : nil }, "the path of scripts/bench_duckdb.py")
+    case "--console-viewers": consoleViewers = count(argument, minimum: 0)
+    case "--console-only": isConsoleOnly = true
     case "--keep": keptDirectory = value(of: argument, { $0.isEmpty ? nil : $0 }, "a directory")
     case "-h", "--help":
         print(usage, terminator: "")
@@ -118,6 +125,13 @@ try? FileManager.default.removeItem(atPath: root)
 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
 _ = FileManager.default.createFile(atPath: marker, contents: nil)
 defer { if keptDirectory == nil { try? FileManager.default.removeItem(atPath: root) } }
+
+if isConsoleOnly {
+    let figures = try await ConsoleBenchmark.report(directory: root, clients: clientCount, seconds: daemonSeconds, viewers: max(consoleViewers, 1), line: line)
+    line(JSONValue.object(figures).serialized())
+    if keptDirectory == nil { try? FileManager.default.removeItem(atPath: root) }
+    exit(0)
+}
 
 var workload = Workload()
 let events = workload.makeEvents(count: eventCount)
@@ -183,6 +197,11 @@ let approaches = Baselines.comparePayloadCompression(Array(events.prefix(100_000
 // MARK: - Daemon
 
 let daemon = try await DaemonBenchmark.run(directory: root, clients: clientCount, seconds: daemonSeconds, idleSessions: idleSessionCount)
+
+// MARK: - Web console
+
+let consoleFigures = consoleViewers > 0
+    ? try await ConsoleBenchmark.report(directory: root, clients: clientCount, seconds: daemonSeconds, viewers: consoleViewers, line: line) : [:]
 
 // MARK: - Live screens
 
@@ -357,4 +376,4 @@ let summary: JSONValue = [
     "plain_memory_per_1000_live_screens_kb": .double(liveScreens.plainKiBPerThousand),
     "live_screen_memory_ratio_vs_plain": .double(liveScreenRatio),
 ]
-line(JSONValue.object(summary.objectValue!.merging(summaryExtras) { $1 }).serialized())
+line(JSONValue.object(summary.objectValue!.merging(summaryExtras) { $1 }.merging(consoleFigures) { $1 }).serialized())

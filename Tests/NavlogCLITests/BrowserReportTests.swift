@@ -6,30 +6,17 @@ import XCTest
 /// (`Tests/browser/check_report.py`): no two text labels of one SVG overlap, every SVG fits in
 /// the viewport's width, and the console shows no error.
 final class BrowserReportTests: XCTestCase {
-    /// Skips, saying what to install, unless Chromium, its driver and Selenium are all there.
-    private func requireBrowser() throws {
-        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            throw XCTSkip("\(tool) is not installed: apt-get install chromium chromium-driver (scripts/setup does)")
-        }
-        if (try? python("import selenium"))?.status != 0 {
-            _ = try? runTool("/usr/bin/env", ["python3", "-m", "pip", "install", "--quiet", "selenium"])
-        }
-        guard (try? python("import selenium"))?.status == 0 else {
-            throw XCTSkip("python3 cannot import selenium: python3 -m pip install selenium (scripts/test does)")
-        }
-    }
-
     /// Writes the HTML report of `journal` with `arguments` and returns the checker's findings.
     private func check(journal: String, _ arguments: [String], in directory: URL) throws -> ProcessResult {
         let report = try Product.navlog.run(["report", journal, "-o", "html"] + arguments)
         XCTAssertEqual(report.status, 0, report.stderr)
         let page = directory.appendingPathComponent("report.html")
         try report.stdout.write(to: page, atomically: true, encoding: .utf8)
-        return try runTool("/usr/bin/env", ["python3", Repository.url("Tests/browser/check_report.py").path, page.path])
+        return try Browser.runChecker("check_report.py", [page.path])
     }
 
     func testReportOfAnExploredJournalRendersCleanly() throws {
-        try requireBrowser()
+        try Browser.require()
         let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         let journal = directory.appendingPathComponent("journal").path
         let explore = try Product.navlog.run(["explore", "tabs", "--seed", "3", "--steps", "2000", "--sessions", "8", "--journal", journal])
@@ -41,7 +28,7 @@ final class BrowserReportTests: XCTestCase {
 
     /// Four apps in one journal: 17 screens, four start screens, a loop, many labels to place.
     func testReportOfManyScreensRendersCleanly() throws {
-        try requireBrowser()
+        try Browser.require()
         let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
         let journal = directory.appendingPathComponent("journal").path
         for app in ["tabs", "articles", "master-detail", "content-list"] {

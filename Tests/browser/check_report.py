@@ -10,8 +10,7 @@ Exits 0 with no output when the page is clean. Test side only.
 """
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+import headless
 
 WIDTH, HEIGHT = 1400, 1000
 
@@ -43,13 +42,7 @@ def overlaps(a, b):
 
 def main():
     report, screenshot = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else None)
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={WIDTH},{HEIGHT}"):
-        options.add_argument(argument)
-    options.binary_location = "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = headless.start(WIDTH, HEIGHT, logs=("browser",))
     problems = []
     try:
         driver.get("file://" + report)
@@ -74,9 +67,7 @@ def main():
             driver.save_screenshot(screenshot)
     finally:
         driver.quit()
-    for problem in problems:
-        print(problem)
-    sys.exit(1 if problems else 0)
+    headless.finish(problems)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ import NavlogJournal
 // MARK: - Events
 
 extension DaemonAPI {
-    /// `GET /v1/events?session=…&kind=…&format=ndjson|sse&after=CURSOR`: a live stream.
+    /// `GET /v1/events?session=…&kind=…&format=ndjson|sse&after=CURSOR&text=true`: a live
+    /// stream; with `text=true` each event carries its `navlog show` lines in place of its payload.
     ///
     /// With `after`, committed events after the cursor come first from the journal, then the
     /// live ones, without gaps or repeats. A `Last-Event-ID` header (an SSE client reconnecting)
@@ -19,6 +20,12 @@ extension DaemonAPI {
         case "ndjson"?: format = .ndjson
         case nil: format = (request.headers["accept"] ?? "").contains("text/event-stream") ? .sse : .ndjson
         case let other?: return .response(APIError.invalidField("format", "ndjson or sse", got: .string(other)).response)
+        }
+        let addsText: Bool
+        switch request.queryValues("text").last {
+        case nil, "false"?: addsText = false
+        case "true"?: addsText = true
+        case let other?: return .response(APIError.invalidField("text", "true or false", got: .string(other)).response)
         }
         let sessions = request.queryValues("session")
         let kinds = request.queryValues("kind")
@@ -36,7 +43,7 @@ extension DaemonAPI {
         }
         let subscription = EventSubscription(
             format: format, sessions: sessions.isEmpty ? nil : Set(sessions), kinds: kinds.isEmpty ? nil : Set(kinds.map(EventKind.init(rawValue:))),
-            capacity: settings.withLock { $0.streamBufferEvents }
+            capacity: settings.withLock { $0.streamBufferEvents }, addsText: addsText
         )
         if let cursor {
             subscription.beginReplay()

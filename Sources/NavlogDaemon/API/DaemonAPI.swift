@@ -24,6 +24,10 @@ struct LiveSettings: Sendable {
     var flushesPerRequest: Bool
     /// `log.access`: a line per answered request.
     var logsAccess: Bool
+    /// Whether `/ui` is served (`ui.enabled`, by default on loopback).
+    var servesConsole: Bool
+    /// `ui.allow_actions`: whether the console may perform actions on sessions.
+    var consoleAllowsActions: Bool
 
     init(_ configuration: DaemonConfiguration, catalog: AppCatalog) {
         let enabled = configuration.enabledApps(of: catalog)
@@ -36,6 +40,8 @@ struct LiveSettings: Sendable {
         idleSessionTimeoutSeconds = configuration.limits.idleSessionTimeoutSeconds
         flushesPerRequest = configuration.journal.durability == .flushPerRequest
         logsAccess = configuration.logsAccess
+        servesConsole = configuration.servesConsole
+        consoleAllowsActions = configuration.console.allowsActions
     }
 }
 
@@ -67,6 +73,10 @@ public final class DaemonAPI: Sendable {
     private let hasTokenNow = Atomic<Bool>(false)
     private let logsAccessNow = Atomic<Bool>(false)
     let startedNanoseconds = HTTPExchange.monotonicNow()
+    /// The web console's login cookie, under a key of this process.
+    let consoleAccess = ConsoleAccess()
+    /// The journal's last seq when this run began: the console's timeline replays from it.
+    let runStartSeq: UInt64
 
     init(catalog: AppCatalog, registry: SessionRegistry, journal: JournalWriter, broadcaster: EventBroadcaster,
          metrics: DaemonMetrics, log: Logger, settings: LiveSettings) {
@@ -77,6 +87,7 @@ public final class DaemonAPI: Sendable {
         self.metrics = metrics
         self.log = log
         self.settings = Mutex(settings)
+        runStartSeq = journal.lastRecordedSeq
         mirror(settings)
     }
 
@@ -122,7 +133,7 @@ public final class DaemonAPI: Sendable {
         Route("/v1/sessions/{id}/deeplinks", ["POST": { api, request, id in api.admit(request) { try api.followDeepLink(id, request) } }]),
         Route("/v1/events", ["GET": { api, request, _ in api.streamEvents(request) }]),
         Route("/v1/journal/rotate", ["POST": { api, request, _ in api.deferred(request) { try await api.rotateJournal() } }]),
-    ]
+    ] + consoleRoutes
 
     /// Answers one request, matched against ``routes`` once: its handler answers, or 405 with
     /// the route's methods in `Allow`, or 404. Every route but health needs the configured token
@@ -131,6 +142,7 @@ public final class DaemonAPI: Sendable {
         let match = Route.match(request.path, in: Self.routes)
         request.route = match.template
         if match.route?.requiresToken ?? true, let error = checkToken(request) { return .response(error.response) }
+        if let refusal = refuseConsoleChange(request, template: match.template) { return .response(refusal.response) }
         guard let route = match.route else { return .response(APIError.notFound(request.path).response) }
         guard let handler = route.handler(for: request.method) else {
             return .response(APIError.methodNotAllowed(request.method, request.path, allowed: route.allowed).response)
@@ -208,12 +220,10 @@ public final class DaemonAPI: Sendable {
     /// The 401 for a request without the configured token, nil when it may pass.
     func checkToken(_ request: HTTPRequest) -> APIError? {
         guard hasTokenNow.load(ordering: .acquiring), let token = settings.withLock({ $0.token }) else { return nil }
-        guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else { return .missingToken }
-        let given = Array(header.dropFirst(7).utf8)
-        let expected = Array(token.utf8)
-        var difference = given.count ^ expected.count
-        for index in expected.indices { difference |= Int(expected[index] ^ (index < given.count ? given[index] : 0)) }
-        return difference == 0 ? nil : .invalidToken
+        guard let header = request.headers["authorization"], header.hasPrefix("Bearer ") else {
+            return consoleAccess.admits(request, token: token) ? nil : .missingToken
+        }
+        return ConsoleAccess.isEqualInConstantTime(header.dropFirst(7), token) ? nil : .invalidToken
     }
 
     /// Counts an answered request; the server calls it for every response. A request the server

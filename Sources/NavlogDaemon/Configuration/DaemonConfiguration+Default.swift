@@ -62,6 +62,10 @@ extension DaemonConfiguration {
             "gzip": true,
             "drain_timeout_ms": 5000,
             "ca_file": null
+          },
+          "ui": {
+            "enabled": null,
+            "allow_actions": false
           }
         }
 

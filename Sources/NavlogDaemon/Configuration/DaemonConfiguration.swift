@@ -140,6 +140,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var labels: [String: String] = ["service": "navlogd"]
     /// The push of spans to an OpenTelemetry collector; off by default.
     public var otlp = OTLPSettings()
+    /// The web console at `/ui`; on by default when TCP listens on loopback.
+    public var console = ConsoleSettings()
 
     public init() {}
 

@@ -10,6 +10,9 @@ import Synchronization
 /// `after=`) gets exactly what followed it. With no subscribers an event costs one atomic load.
 public final class EventBroadcaster: JournalObserver {
     private let subscriptions = Mutex<[ObjectIdentifier: EventSubscription]>([:])
+    /// The values of `subscriptions`, kept in step with it, so that recording an event takes
+    /// the array (a retain) rather than building one under the lock for every event.
+    private let current = Mutex<[EventSubscription]>([])
     /// How many subscriptions `subscriptions` holds, readable without its lock: recording
     /// checks it first, so with no subscribers an event costs one atomic load.
     private let subscriptionCount = Atomic<Int>(0)
@@ -22,29 +25,37 @@ public final class EventBroadcaster: JournalObserver {
         self.redactor = redactor
     }
 
-    /// Redacts `event` for the stream when someone subscribes; runs before the writer's lock.
+    /// Redacts `event` for the stream when someone subscribes; runs on the recording thread,
+    /// before the writer's lock. Most events carry nothing private and skip the redactor's copy.
     public func prepare(_ event: Event) -> Event? {
         guard subscriptionCount.load(ordering: .acquiring) > 0 else { return nil }
-        return redactor?.redact(event) ?? event
+        return redacted(event)
     }
 
-    /// Buffers the numbered event in every subscription; returns the wake-ups to run once the
-    /// writer's lock is released. An event recorded while the first subscription was being
-    /// added has no prepared form and is redacted here.
+    /// Buffers the numbered event in every subscription that wants it (one filter check each);
+    /// returns the wake-ups to run once the writer's lock is released. An event recorded while
+    /// the first subscription was being added has no prepared form and is redacted here.
     public func deliver(_ event: Event, prepared: Event?) -> (@Sendable () -> Void)? {
         guard subscriptionCount.load(ordering: .acquiring) > 0 else { return nil }
-        let current = subscriptions.withLock { Array($0.values) }
-        guard !current.isEmpty else { return nil }
-        let delivered = prepared ?? redactor?.redact(event) ?? event
-        let wakes = current.compactMap { $0.offer(delivered) }
+        var delivered = prepared
+        var wakes: [@Sendable () -> Void] = []
+        for subscription in current.withLock({ $0 }) where subscription.matches(event) {
+            if delivered == nil { delivered = redacted(event) }
+            if let wake = subscription.offer(delivered!, isMatched: true) { wakes.append(wake) }
+        }
         guard !wakes.isEmpty else { return nil }
         return { for wake in wakes { wake() } }
+    }
+
+    private func redacted(_ event: Event) -> Event {
+        redactor.map { $0.mayRedact(event) ? $0.redact(event) : event } ?? event
     }
 
     /// Starts delivering events to `subscription`.
     func add(_ subscription: EventSubscription) {
         subscriptions.withLock { all in
             all[ObjectIdentifier(subscription)] = subscription
+            current.withLock { $0 = Array(all.values) }
             subscriptionCount.store(all.count, ordering: .releasing)
         }
     }
@@ -56,6 +67,7 @@ public final class EventBroadcaster: JournalObserver {
                 droppedByClosed.add(subscription.droppedCount, ordering: .relaxed)
                 all[key] = nil
             }
+            current.withLock { $0 = Array(all.values) }
             subscriptionCount.store(all.count, ordering: .releasing)
         }
     }

@@ -23,6 +23,16 @@ public final class EventSubscription: HTTPStreamSource {
     public let sessions: Set<String>?
     public let kinds: Set<EventKind>?
     public let capacity: Int
+    /// Whether each event carries `text`, its lines as `navlog show` prints them, in place of
+    /// its `payload` (`text=true`, which the web console's timeline asks for: the lines say
+    /// what it shows, and the payload, a view model's whole snapshot, would only cost).
+    public let addsText: Bool
+    /// How `text` is formatted: without the session, which the subscriber chose.
+    private static let textFormatter = EventTextFormatter(showsTime: true, showsSession: false)
+    /// How long a `text=true` stream (a console page's) lets events gather before it wakes its
+    /// connection: a page shows them no sooner than a person can see, and each wake costs the
+    /// daemon a resumed connection and a send.
+    static let textBatchMilliseconds = 50
 
     private struct State {
         var replay: [Event] = []
@@ -43,11 +53,12 @@ public final class EventSubscription: HTTPStreamSource {
     private let state = Mutex(State())
     private let droppedTotal = Atomic<UInt64>(0)
 
-    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int) {
+    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int, addsText: Bool = false) {
         self.format = format
         self.sessions = sessions
         self.kinds = kinds
         self.capacity = max(1, capacity)
+        self.addsText = addsText
     }
 
     /// Whether `event` passes the subscriber's filter.
@@ -58,19 +69,28 @@ public final class EventSubscription: HTTPStreamSource {
     // MARK: - Producing
 
     /// Takes one live event, numbered: buffers it, or counts it as dropped when the buffer is
-    /// full. Returns the closure that wakes the connection, to call outside the journal's lock.
-    func offer(_ event: Event) -> (@Sendable () -> Void)? {
-        guard matches(event) else { return nil }
-        return state.withLock { state in
+    /// full. Returns what wakes the connection, to run outside the journal's lock.
+    ///
+    /// Only the first event into an empty buffer wakes the connection: until the connection
+    /// has taken it, later ones join it and go out in the same write. A `text=true` stream
+    /// wakes it ``textBatchMilliseconds`` later, so what arrives meanwhile joins that write.
+    /// `isMatched`: the caller has checked ``matches(_:)`` already.
+    func offer(_ event: Event, isMatched: Bool = false) -> (@Sendable () -> Void)? {
+        guard isMatched || matches(event) else { return nil }
+        let wake: (@Sendable () -> Void)? = state.withLock { state in
             guard !state.isFinished, !state.isDetached else { return nil }
             if state.live.count - state.liveStart >= capacity {
                 state.dropped += 1
                 droppedTotal.add(1, ordering: .relaxed)
                 return nil
             }
+            let wasEmpty = state.live.count == state.liveStart
             state.live.append(event)
-            return state.wake
+            return wasEmpty ? state.wake : nil
         }
+        guard let wake else { return nil }
+        guard addsText else { return wake }
+        return { DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.textBatchMilliseconds), execute: wake) }
     }
 
     /// Marks the start of a replay from the journal: live events wait behind it.
@@ -196,11 +216,16 @@ public final class EventSubscription: HTTPStreamSource {
         state.pendingStart = 0
     }
 
-    /// Writes one event with its cursor, which is also its SSE `id:`.
+    /// Writes one event with its cursor, which is also its SSE `id:` (and its `text` in place of
+    /// its payload when the subscriber asked for it).
     private func write(_ event: Event, to output: inout String) {
         let cursor = JournalCursor(after: event).description
         var object = event.jsonObject().objectValue ?? [:]
         object["cursor"] = .string(cursor)
+        if addsText {
+            object["payload"] = nil
+            object["text"] = .string(Self.textFormatter.format(event))
+        }
         write(.object(object), event: "event", id: cursor, to: &output)
     }
 

@@ -7,7 +7,8 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// The query arguments in order; a key may repeat.
     public var query: [(name: String, value: String)]
-    /// The headers handlers read, by lowercased name: `authorization`, `accept`, `content-type`.
+    /// The headers handlers read, by lowercased name: `authorization`, `accept`, `content-type`,
+    /// and what tells the web console's requests apart: `cookie`, `origin`, `sec-fetch-site`.
     public var headers: [String: String]
     public var body: [UInt8]
     /// The route template the handler matched, such as `/v1/sessions/{id}` (`other` when none
