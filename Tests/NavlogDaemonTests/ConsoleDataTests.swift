@@ -90,8 +90,9 @@ final class ConsoleDataTests: XCTestCase {
         received.append(output.fileHandleForReading.readDataToEndOfFile())
         let text = String(decoding: received, as: UTF8.self)
         stream.waitUntilExit()
-        let events = try text.components(separatedBy: "\n\n").filter { $0.hasPrefix("event: event\ndata: ") }
-            .map { try JSONValue(parsing: String($0.dropFirst("event: event\ndata: ".count))) }
+        // Each event is `id: CURSOR`, `event: event`, `data: JSON`.
+        let events = try text.components(separatedBy: "\n\n").filter { $0.contains("\nevent: event\ndata: ") }
+            .map { try JSONValue(parsing: String($0.components(separatedBy: "\ndata: ")[1])) }
         let streamed = events.flatMap { ($0["text"]?.stringValue ?? "").split(separator: "\n").dropFirst().map(String.init) }
         let show = try runTool(productPath("navlog"), ["show", daemon.directory + "/journal", "--session", "s-1"])
         XCTAssertEqual(show.status, 0, show.stderr)

@@ -44,7 +44,7 @@ public final class EventBroadcaster: JournalObserver {
             if let wake = subscription.offer(delivered!, isMatched: true) { wakes.append(wake) }
         }
         guard !wakes.isEmpty else { return nil }
-        return { for wake in wakes { wake() } }
+        return { [wakes] in for wake in wakes { wake() } }
     }
 
     private func redacted(_ event: Event) -> Event {
