@@ -10,8 +10,8 @@ import Synchronization
 /// against the same load while `viewers` session pages are open on the sessions under load.
 ///
 /// An open session page (`/ui#/sessions/ID`) holds one Server-Sent Events subscription to its
-/// session with `text=true` (each event formatted as `navlog show` prints it) and, after events,
-/// reloads the screen from `GET /ui/api/sessions/ID` at most every 50 ms: its script's
+/// session with `text=true` (each event formatted as `navlog show` prints it) and `max_rate=50`, and after events,
+/// reloads the screen from `GET /ui/api/sessions/ID` at most every 250 ms: its script's
 /// throttle. ``ConsoleViewer`` does the same over plain sockets, so the figure is the daemon's
 /// cost of a page, not a browser's. The two cases take turns on the same sessions, like the
 /// daemon part and its ceiling, so both see the host's drift.

@@ -3,12 +3,12 @@ import NavlogHTTPClient
 import Synchronization
 
 /// One open session page of the web console, as the daemon sees it: the page's event stream
-/// (`GET /v1/events?format=sse&text=true&session=ID`) read on a socket of its own, and after
-/// events, a reload of the screen (`GET /ui/api/sessions/ID`) at most every 50 ms, the
+/// (`GET /v1/events?format=sse&text=true&max_rate=50&session=ID`) read on a socket of its own, and after
+/// events, a reload of the screen (`GET /ui/api/sessions/ID`) at most every 250 ms, the
 /// throttle of the page's script.
 final class ConsoleViewer: @unchecked Sendable {
     /// The page script's throttle between screen reloads.
-    static let pollInterval = 0.05
+    static let pollInterval = 0.25
 
     private let descriptor: Int32
     private let session: String
@@ -34,7 +34,7 @@ final class ConsoleViewer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { close(descriptor); throw BenchmarkError("connect: \(String(cString: strerror(errno)))") }
-        let request = "GET /v1/events?format=sse&text=true&session=\(session) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+        let request = "GET /v1/events?format=sse&text=true&max_rate=50&session=\(session) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
         guard request.utf8CString.withUnsafeBufferPointer({ send(descriptor, $0.baseAddress, $0.count - 1, 0) }) == request.utf8.count else {
             close(descriptor)
             throw BenchmarkError("the stream request was not sent")

@@ -58,6 +58,7 @@ final class DaemonAPITests: XCTestCase {
             ("POST", "/v1/sessions/\(id)/actions", oversized, 413, "payload_too_large", "limit of 1024 bytes"),
             ("POST", "/v1/sessions/\(id)/actions", #"{"type": "wait", "ms": "soon"}"#, 400, "invalid_field", "ms must be an integer"),
             ("GET", "/v1/events?format=xml", nil, 400, "invalid_field", "format must be ndjson or sse"),
+            ("GET", "/v1/events?max_rate=0", nil, 400, "invalid_field", "max_rate must be events a second, an integer from 1 to 1000000, got \"0\""),
             ("PATCH", "/v1/sessions/\(id)", "{}", 405, "method_not_allowed", "allowed: GET, DELETE"),
             ("GET", "/v2/anything", nil, 404, "not_found", "no endpoint /v2/anything"),
         ]

@@ -27,6 +27,13 @@ extension DaemonAPI {
         case "true"?: addsText = true
         case let other?: return .response(APIError.invalidField("text", "true or false", got: .string(other)).response)
         }
+        var maximumRate: Int?
+        if let text = request.queryValues("max_rate").last {
+            guard let rate = Int(text), (1...1_000_000).contains(rate) else {
+                return .response(APIError.invalidField("max_rate", "events a second, an integer from 1 to 1000000", got: .string(text)).response)
+            }
+            maximumRate = rate
+        }
         let sessions = request.queryValues("session")
         let kinds = request.queryValues("kind")
         var cursor: JournalCursor?
@@ -43,7 +50,7 @@ extension DaemonAPI {
         }
         let subscription = EventSubscription(
             format: format, sessions: sessions.isEmpty ? nil : Set(sessions), kinds: kinds.isEmpty ? nil : Set(kinds.map(EventKind.init(rawValue:))),
-            capacity: settings.withLock { $0.streamBufferEvents }, addsText: addsText
+            capacity: settings.withLock { $0.streamBufferEvents }, addsText: addsText, maximumRate: maximumRate
         )
         if let cursor {
             subscription.beginReplay()

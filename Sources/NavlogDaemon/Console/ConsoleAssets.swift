@@ -137,6 +137,7 @@ enum ConsoleAssets {
         .timeline{list-style:none;margin:0;padding:0;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;max-height:70vh;overflow:auto;border:1px solid var(--line);border-radius:6px}
         .timeline li{padding:3px 8px;border-bottom:1px solid #eef1f5;white-space:pre-wrap;overflow-wrap:anywhere}
         .timeline li.fresh{background:#fff8d6}
+        .timeline li.skipped{color:var(--muted);font-style:italic}
         .timeline .del{color:var(--bad)}.timeline .ins{color:var(--good)}
         .controls{display:flex;gap:10px;align-items:center;margin-bottom:10px}
         .controls select,.controls button,.login button,.login input{font:inherit;padding:4px 10px}

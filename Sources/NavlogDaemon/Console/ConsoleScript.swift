@@ -145,7 +145,16 @@ enum ConsoleScript {
                 if (error.status === 404) { ended = true; byID("session-meta").textContent = "This session has ended."; }
                 else setStatus("daemon unreachable: " + error.message, true);
               }
-            }, 50);
+            }, 250);
+
+            /** Notes events the stream skipped (more than max_rate a second): the journal has them. */
+            function skip(notice) {
+              const item = make("li", "skipped", "… " + notice.count + " events not shown here; the journal has them");
+              const timeline = byID("timeline");
+              timeline.append(item);
+              while (timeline.childElementCount > 1000) timeline.firstElementChild.remove();
+              timeline.scrollTop = timeline.scrollHeight;
+            }
 
             function append(event) {
               if (seen.has(event.session_seq)) return;
@@ -166,10 +175,12 @@ enum ConsoleScript {
               timeline.scrollTop = timeline.scrollHeight;
               if (event.kind === "session.end") { ended = true; byID("session-meta").textContent = "This session has ended."; }
             }
-            let query = "/v1/events?format=sse&text=true&session=" + encodeURIComponent(id);
+            // A person reads a few events a second: past 50 the daemon skips them, and says so.
+            let query = "/v1/events?format=sse&text=true&max_rate=50&session=" + encodeURIComponent(id);
             if (timelineAfter) query += "&after=" + encodeURIComponent(timelineAfter);
             const source = new EventSource(query);
             source.addEventListener("event", (message) => { append(JSON.parse(message.data)); loadScreen(); });
+            source.addEventListener("skipped", (message) => { skip(JSON.parse(message.data)); loadScreen(); });
             source.onerror = () => setStatus("reconnecting…", true);
             loadScreen();
             return () => { source.close(); loadScreen.cancel(); };

@@ -10,9 +10,10 @@ import Synchronization
 /// `after=`) gets exactly what followed it. With no subscribers an event costs one atomic load.
 public final class EventBroadcaster: JournalObserver {
     private let subscriptions = Mutex<[ObjectIdentifier: EventSubscription]>([:])
-    /// The values of `subscriptions`, kept in step with it, so that recording an event takes
-    /// the array (a retain) rather than building one under the lock for every event.
-    private let current = Mutex<[EventSubscription]>([])
+    /// The values of `subscriptions`, kept in step with it and arranged by session, so that
+    /// delivering an event takes them as they are (a retain) and looks its session up once,
+    /// rather than testing every subscription's filter under the journal's lock.
+    private let routes = Mutex(Routes())
     /// How many subscriptions `subscriptions` holds, readable without its lock: recording
     /// checks it first, so with no subscribers an event costs one atomic load.
     private let subscriptionCount = Atomic<Int>(0)
@@ -39,9 +40,15 @@ public final class EventBroadcaster: JournalObserver {
         guard subscriptionCount.load(ordering: .acquiring) > 0 else { return nil }
         var delivered = prepared
         var wakes: [@Sendable () -> Void] = []
-        for subscription in current.withLock({ $0 }) where subscription.matches(event) {
+        let routes = routes.withLock { $0 }
+        func offer(to subscription: EventSubscription) {
+            guard subscription.matchesKind(event) else { return }
             if delivered == nil { delivered = redacted(event) }
             if let wake = subscription.offer(delivered!, isMatched: true) { wakes.append(wake) }
+        }
+        for subscription in routes.everySession { offer(to: subscription) }
+        if !routes.bySession.isEmpty, let named = routes.bySession[event.session] {
+            for subscription in named { offer(to: subscription) }
         }
         guard !wakes.isEmpty else { return nil }
         return { [wakes] in for wake in wakes { wake() } }
@@ -55,7 +62,7 @@ public final class EventBroadcaster: JournalObserver {
     func add(_ subscription: EventSubscription) {
         subscriptions.withLock { all in
             all[ObjectIdentifier(subscription)] = subscription
-            current.withLock { $0 = Array(all.values) }
+            routes.withLock { $0 = Routes(all.values) }
             subscriptionCount.store(all.count, ordering: .releasing)
         }
     }
@@ -67,7 +74,7 @@ public final class EventBroadcaster: JournalObserver {
                 droppedByClosed.add(subscription.droppedCount, ordering: .relaxed)
                 all[key] = nil
             }
-            current.withLock { $0 = Array(all.values) }
+            routes.withLock { $0 = Routes(all.values) }
             subscriptionCount.store(all.count, ordering: .releasing)
         }
     }
@@ -89,5 +96,24 @@ public final class EventBroadcaster: JournalObserver {
     /// Events dropped for slow subscribers, over the daemon's life.
     public var droppedCount: UInt64 {
         droppedByClosed.load(ordering: .relaxed) + subscriptions.withLock { $0.values.reduce(0) { $0 + $1.droppedCount } }
+    }
+}
+
+/// The open subscriptions as the broadcaster looks them up: those of named sessions under each
+/// name, the others (every session) apart.
+private struct Routes {
+    var everySession: [EventSubscription] = []
+    var bySession: [String: [EventSubscription]] = [:]
+
+    init() {}
+
+    init(_ subscriptions: some Sequence<EventSubscription>) {
+        for subscription in subscriptions {
+            guard let sessions = subscription.sessions else {
+                everySession.append(subscription)
+                continue
+            }
+            for session in sessions { bySession[session, default: []].append(subscription) }
+        }
     }
 }

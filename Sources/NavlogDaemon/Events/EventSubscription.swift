@@ -27,6 +27,11 @@ public final class EventSubscription: HTTPStreamSource {
     /// its `payload` (`text=true`, which the web console's timeline asks for: the lines say
     /// what it shows, and the payload, a view model's whole snapshot, would only cost).
     public let addsText: Bool
+    /// At most this many live events a second reach the subscriber (`max_rate`; a tenth of a
+    /// second's worth may come at once); the others are skipped, counted, and reported in the stream as
+    /// one `stream.skipped` line before the next event. A console page asks for it: nobody
+    /// reads a thousand events a second, and formatting them is what watching costs the daemon.
+    public let maximumRate: Int?
     /// How `text` is formatted: without the session, which the subscriber chose.
     private static let textFormatter = EventTextFormatter(showsTime: true, showsSession: false)
     /// How long a `text=true` stream (a console page's) lets events gather before it wakes its
@@ -44,6 +49,11 @@ public final class EventSubscription: HTTPStreamSource {
         var pending: [UInt8] = []
         var pendingStart = 0
         var dropped: UInt64 = 0
+        /// Live events skipped by ``maximumRate`` since the last notice.
+        var skipped: UInt64 = 0
+        /// Events the rate lets through now, and when it was last topped up (monotonic ns).
+        var allowance = 0.0
+        var allowanceTime: UInt64 = 0
         var isFinished = false
         var isDetached = false
         var wake: (@Sendable () -> Void)?
@@ -53,17 +63,24 @@ public final class EventSubscription: HTTPStreamSource {
     private let state = Mutex(State())
     private let droppedTotal = Atomic<UInt64>(0)
 
-    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int, addsText: Bool = false) {
+    public init(format: Format, sessions: Set<String>?, kinds: Set<EventKind>?, capacity: Int, addsText: Bool = false, maximumRate: Int? = nil) {
         self.format = format
         self.sessions = sessions
         self.kinds = kinds
         self.capacity = max(1, capacity)
         self.addsText = addsText
+        self.maximumRate = maximumRate.map { max(1, $0) }
+        if let rate = self.maximumRate { state.withLock { $0.allowance = Self.burst(rate: rate) } }
     }
 
     /// Whether `event` passes the subscriber's filter.
     func matches(_ event: Event) -> Bool {
-        (sessions?.contains(event.session) ?? true) && (kinds?.contains(event.kind) ?? true)
+        (sessions?.contains(event.session) ?? true) && matchesKind(event)
+    }
+
+    /// Whether `event` passes the subscriber's filter on kinds (the broadcaster routes by session).
+    func matchesKind(_ event: Event) -> Bool {
+        kinds?.contains(event.kind) ?? true
     }
 
     // MARK: - Producing
@@ -84,6 +101,10 @@ public final class EventSubscription: HTTPStreamSource {
                 droppedTotal.add(1, ordering: .relaxed)
                 return nil
             }
+            if let maximumRate, !Self.takeAllowance(&state, rate: maximumRate) {
+                state.skipped += 1
+                return nil
+            }
             let wasEmpty = state.live.count == state.liveStart
             state.live.append(event)
             return wasEmpty ? state.wake : nil
@@ -91,6 +112,22 @@ public final class EventSubscription: HTTPStreamSource {
         guard let wake else { return nil }
         guard addsText else { return wake }
         return { DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.textBatchMilliseconds), execute: wake) }
+    }
+
+    /// The events a rate lets through at once: a tenth of a second's worth, at least one.
+    private static func burst(rate: Int) -> Double { max(1, Double(rate) / 10) }
+
+    /// Tops up the allowance for the time passed (at most ``burst(rate:)``) and takes one event
+    /// from it; false when none is left.
+    private static func takeAllowance(_ state: inout State, rate: Int) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if state.allowanceTime > 0 {
+            state.allowance = min(burst(rate: rate), state.allowance + Double(now &- state.allowanceTime) * Double(rate) / 1e9)
+        }
+        state.allowanceTime = now
+        guard state.allowance >= 1 else { return false }
+        state.allowance -= 1
+        return true
     }
 
     /// Marks the start of a replay from the journal: live events wait behind it.
@@ -199,6 +236,12 @@ public final class EventSubscription: HTTPStreamSource {
                                      "detail": "the client read too slowly; these events are in the journal"]
             write(notice, event: "dropped", to: &output)
             state.dropped = 0
+        }
+        if state.skipped > 0, state.replay.isEmpty, !state.isReplaying {
+            let notice: JSONValue = ["kind": "stream.skipped", "count": .int(Int64(state.skipped)),
+                                     "detail": "more than max_rate events a second; these events are in the journal"]
+            write(notice, event: "skipped", to: &output)
+            state.skipped = 0
         }
         if !state.replay.isEmpty {
             for event in state.replay.prefix(256) { write(event, to: &output) }
