@@ -10,6 +10,7 @@ import PackageDescription
 //   NavlogAnalysis, NavlogExport       reports and diffs; encoders for other engines
 //   NavlogSQLite                       a SQLite loadable extension: SQL over journals
 //   NavlogHTTPClient                   an HTTP(S) client over libcurl, for the push and the CLI
+//   NavlogRemote                       apps' events to a navlogd: RemoteEventSink, journal upload
 //   NavlogDaemon                       navlogd's HTTP API over hosted sessions
 //   NavlogCommandLine                  the version and the --help layout the programs share
 //   navlog, navlogd                    argument parsing and wiring
@@ -27,6 +28,7 @@ let package = Package(
         .library(name: "NavlogAnalysis", targets: ["NavlogAnalysis"]),
         .library(name: "NavlogExport", targets: ["NavlogExport"]),
         .library(name: "NavlogHTTPClient", targets: ["NavlogHTTPClient"]),
+        .library(name: "NavlogRemote", targets: ["NavlogRemote"]),
         .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
         // The SQLite loadable extension: `.load .build/release/libNavlogSQLite` in `sqlite3`.
         .library(name: "NavlogSQLite", type: .dynamic, targets: ["NavlogSQLite"]),
@@ -76,6 +78,10 @@ let package = Package(
         // The client side of HTTP (libcurl): the daemon's OTLP push and `navlog sessions`, which
         // so does not link the daemon's server.
         .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
+        // Events recorded anywhere, sent to a navlogd's POST /v1/ingest: RemoteEventSink (a
+        // local journal as the spool) and the upload of `navlog push`. URLSession, so it builds
+        // for iOS, macOS and Linux (no libcurl).
+        .target(name: "NavlogRemote", dependencies: ["NavlogEvents", "NavlogJournal"]),
         // A SQLite loadable extension: virtual tables over a journal's compressed blocks, for
         // SQL in stock sqlite3 and any SQLite client.
         .target(name: "NavlogSQLite", dependencies: ["NavlogEvents", "NavlogJournal", "CSQLite"]),
@@ -86,7 +92,7 @@ let package = Package(
         .target(name: "NavlogDaemon", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient"]),
+        .executableTarget(name: "navlog", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient", "NavlogRemote"]),
         .executableTarget(name: "navlogd", dependencies: ["NavlogCommandLine", "NavlogDaemon", "NavlogHost", "NavlogSampleApps"]),
         .executableTarget(
             name: "navlog-bench",

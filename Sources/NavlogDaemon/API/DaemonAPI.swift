@@ -24,6 +24,8 @@ struct LiveSettings: Sendable {
     var flushesPerRequest: Bool
     /// `log.access`: a line per answered request.
     var logsAccess: Bool
+    /// `ingest`: the limits of `POST /v1/ingest`.
+    var ingest: DaemonConfiguration.IngestSettings
 
     init(_ configuration: DaemonConfiguration, catalog: AppCatalog) {
         let enabled = configuration.enabledApps(of: catalog)
@@ -36,6 +38,7 @@ struct LiveSettings: Sendable {
         idleSessionTimeoutSeconds = configuration.limits.idleSessionTimeoutSeconds
         flushesPerRequest = configuration.journal.durability == .flushPerRequest
         logsAccess = configuration.logsAccess
+        ingest = configuration.ingest
     }
 }
 
@@ -54,6 +57,8 @@ public final class DaemonAPI: Sendable {
     let broadcaster: EventBroadcaster
     let metrics: DaemonMetrics
     let log: Logger
+    /// The idempotency keys and per-client limits of `POST /v1/ingest`.
+    let ingestState: IngestState
     let state = Atomic<DaemonState>(.starting)
     /// Requests admitted while running and not yet answered; draining waits for 0.
     let inFlight = Atomic<Int>(0)
@@ -69,13 +74,14 @@ public final class DaemonAPI: Sendable {
     let startedNanoseconds = HTTPExchange.monotonicNow()
 
     init(catalog: AppCatalog, registry: SessionRegistry, journal: JournalWriter, broadcaster: EventBroadcaster,
-         metrics: DaemonMetrics, log: Logger, settings: LiveSettings) {
+         metrics: DaemonMetrics, log: Logger, settings: LiveSettings, ingestState: IngestState = IngestState()) {
         self.catalog = catalog
         self.registry = registry
         self.journal = journal
         self.broadcaster = broadcaster
         self.metrics = metrics
         self.log = log
+        self.ingestState = ingestState
         self.settings = Mutex(settings)
         mirror(settings)
     }
@@ -121,6 +127,7 @@ public final class DaemonAPI: Sendable {
         Route("/v1/sessions/{id}/actions", ["POST": { api, request, id in api.admit(request) { try api.performAction(id, request) } }]),
         Route("/v1/sessions/{id}/deeplinks", ["POST": { api, request, id in api.admit(request) { try api.followDeepLink(id, request) } }]),
         Route("/v1/events", ["GET": { api, request, _ in api.streamEvents(request) }]),
+        Route("/v1/ingest", ["POST": { api, request, _ in api.admit(request) { try api.ingest(request) } }]),
         Route("/v1/journal/rotate", ["POST": { api, request, _ in api.deferred(request) { try await api.rotateJournal() } }]),
     ]
 

@@ -140,6 +140,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var labels: [String: String] = ["service": "navlogd"]
     /// The push of spans to an OpenTelemetry collector; off by default.
     public var otlp = OTLPSettings()
+    /// `POST /v1/ingest`: limits and the idempotency window.
+    public var ingest = IngestSettings()
 
     public init() {}
 

@@ -196,13 +196,14 @@ private let releaseStream: @convention(c) (UnsafeMutableRawPointer?) -> Void = {
 
 /// Where ``collectHeader`` puts the headers handlers read, and every `Content-Length`.
 struct HeaderCollector {
-    /// By lowercased name: `authorization`, `accept`, `content-type`, `content-length` (the first of each).
+    /// By lowercased name: `authorization`, `accept`, `content-type`, `content-length`,
+    /// `content-encoding`, `idempotency-key` (the first of each).
     var values: [String: String] = [:]
     /// Every `Content-Length` value, in order: more than one that differ is refused.
     var contentLengths: [String] = []
 
     /// The names read, as bytes, lowercased.
-    static let names: [(name: String, bytes: [UInt8])] = ["authorization", "accept", "content-type", "content-length"].map { ($0, Array($0.utf8)) }
+    static let names: [(name: String, bytes: [UInt8])] = ["authorization", "accept", "content-type", "content-length", "content-encoding", "idempotency-key"].map { ($0, Array($0.utf8)) }
 }
 
 /// One pass over the headers (four lookups each walked the whole list).
