@@ -28,7 +28,7 @@ extension DaemonAPI {
             case .committed(let answer, let accepted):
                 metrics.ingest.recordDuplicate(accepted)
                 var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")])
-                response.body = Array(answer.utf8)
+                response.body = Array((answer + "\n").utf8)
                 return .now(response)
             }
         }

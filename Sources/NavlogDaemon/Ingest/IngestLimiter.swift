@@ -52,7 +52,8 @@ final class IngestLimiter: Sendable {
                 if event.kind == .sessionEnd { touched[identity] = true } else if touched[identity] == nil { touched[identity] = false }
             }
             let opened = touched.filter { !$0.value && client.open[$0.key] == nil }.count
-            if opened > 0, client.open.count + opened > limits.maximumOpenSessions {
+            let closed = touched.filter { $0.value && client.open[$0.key] != nil }.count
+            if opened > 0, client.open.count - closed + opened > limits.maximumOpenSessions {
                 return Refusal(limit: "sessions", retryAfterSeconds: 1,
                                detail: "source '\(source)' has \(client.open.count) open sessions and this request opens \(opened) more, "
                                    + "past ingest.max_open_sessions (\(limits.maximumOpenSessions)); end sessions or retry later")
