@@ -117,6 +117,8 @@ let package = Package(
         .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogTestSupport", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogTestSupport", "navlogd", "navlog"]),
         .testTarget(name: "NavlogHTTPClientTests", dependencies: ["NavlogHTTPClient"]),
+        // RemoteEventSink and the journal upload against a built navlogd.
+        .testTarget(name: "NavlogRemoteTests", dependencies: ["NavlogRemote", "NavlogEvents", "NavlogJournal", "NavlogTestSupport", "navlogd"]),
         // Loads the built libNavlogSQLite.so into the sqlite3 CLI and Python's sqlite3.
         .testTarget(name: "NavlogSQLiteTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTestSupport", "navlog"]),
         // The fault suite, load and fuzzing (scripts/faults runs it alone; scripts/test --fast

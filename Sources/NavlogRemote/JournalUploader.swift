@@ -71,7 +71,13 @@ public final class JournalUploader {
     /// good (``RemoteError/refused(status:reason:seqs:)``) or the state cannot be saved.
     public func step() throws -> Step {
         let events = try nextBatch()
-        guard let first = events.first, let last = events.last else { return .idle }
+        guard let first = events.first, let last = events.last else {
+            guard let lost = state.inflight else { return .idle }
+            // Its files were removed (a spool's retention) before the daemon acknowledged it.
+            state.inflight = nil
+            try saveState()
+            return .retry(reason: "the batch in flight, seqs \(lost.lowerBound)-\(lost.upperBound), is no longer in \(directory)", retryAfter: 0)
+        }
         let seqs = first.seq...last.seq
         if state.inflight != seqs {
             state.inflight = seqs

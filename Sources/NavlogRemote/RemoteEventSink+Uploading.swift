@@ -14,13 +14,17 @@ extension RemoteEventSink {
         var failures = 0
         var lostRecords: UInt64 = 0
         var lastGapCheck = Date.distantPast
+        var wasSending = false
         while true {
             let isStopping = condition.withLock { self.isStopping }
             if isStopping { break }
-            if Date().timeIntervalSince(lastGapCheck) > 1 {
+            // Files lost to the spool's bound are looked for whenever the upload did not just
+            // move on (and every second): while the daemon is away is when they go.
+            if !wasSending || Date().timeIntervalSince(lastGapCheck) > 1 {
                 lastGapCheck = Date()
                 lostRecords += recordSpoolLoss(recordNumber: lostRecords + 1)
             }
+            wasSending = false
             // Read before the step: when it finds nothing to send, all of this is delivered.
             let committedBefore = spool.metrics.committedSeq
             let step: JournalUploader.Step
@@ -43,6 +47,11 @@ extension RemoteEventSink {
             switch step {
             case .idle:
                 failures = 0
+                // A loss found now is recorded and sent before anything counts as delivered.
+                if recordSpoolLoss(recordNumber: lostRecords + 1) > 0 {
+                    lostRecords += 1
+                    continue
+                }
                 let delivered = uploader.state.after
                 JournalSpoolFiles.deleteDelivered(in: configuration.spoolDirectory, through: delivered)
                 condition.withLock {
@@ -52,6 +61,7 @@ extension RemoteEventSink {
                 waitForWork(seconds: configuration.flushInterval.seconds)
             case .sent(let events, let refusedLines, let isReplayed):
                 failures = 0
+                wasSending = true
                 condition.withLock {
                     statisticsNow.eventsSent += UInt64(events)
                     statisticsNow.eventsRefused += UInt64(refusedLines)
