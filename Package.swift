@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(name: "navlogd", dependencies: ["NavlogCommandLine", "NavlogDaemon", "NavlogHost", "NavlogSampleApps"]),
         .executableTarget(
             name: "navlog-bench",
-            dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogHTTPClient", "NavlogSampleApps"]
+            dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogHTTPClient", "NavlogRemote", "NavlogSampleApps"]
         ),
         // A writer child process for NavlogJournalTests (the kill -9 test).
         .executableTarget(name: "journal-test-child", dependencies: ["NavlogEvents", "NavlogJournal"]),
