@@ -38,6 +38,12 @@ struct IngestBatch {
                     refusals.append(Refusal(line: lineNumber, reason: "the line is \(line.count) bytes, longer than ingest.max_line_bytes (\(maximumLineBytes))"))
                     continue
                 }
+                // The one-pass reading takes well-formed lines; the thorough one says what is
+                // wrong with the others (and reads the forms the first leaves to it).
+                if let event = Event.strictlyDecoded(jsonLine: line), event.run != ownRun {
+                    events.append(event)
+                    continue
+                }
                 do {
                     events.append(try Self.event(from: line, ownRun: ownRun))
                 } catch let error as IngestLineError {

@@ -1,0 +1,126 @@
+import Foundation
+
+// MARK: - Reading one event line, fast
+
+extension Event {
+    /// Decodes one line of the documented JSON form (``jsonLine()``) read strictly, in one pass
+    /// over its bytes without building the outer object: nil when the line is anything but a
+    /// well-formed event, so that the caller's thorough reading can say what is wrong with it.
+    ///
+    /// A line it takes: one JSON object whose keys are the documented ones, each at most once;
+    /// `run`, `session`, `kind` non-empty strings, `subject` a string, `time` an RFC 3339 time,
+    /// `mono_ns` an integer of at least 0, `session_seq` one of at least 1; `seq` (ignored) an
+    /// integer, `subject_type` (ignored) a string; `screen` and `parent` strings or null,
+    /// `cause` an integer of at least 0 or null, `payload` an object (`{}` when absent). The
+    /// event's seq is 0. `POST /v1/ingest` reads each line this way first.
+    public static func strictlyDecoded(jsonLine bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = 64) -> Event? {
+        var parser = JSONByteParser(bytes: bytes, maximumDepth: maximumDepth)
+        parser.skipWhitespace()
+        guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else { return nil }
+        parser.index += 1
+        var fields = LineFields()
+        parser.skipWhitespace()
+        if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "}") { return nil }
+        do {
+            while true {
+                parser.skipWhitespace()
+                guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "\"") else { return nil }
+                let key = try parser.parseString()
+                parser.skipWhitespace()
+                guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: ":") else { return nil }
+                parser.index += 1
+                parser.skipWhitespace()
+                guard try fields.read(key, from: &parser) else { return nil }
+                parser.skipWhitespace()
+                guard parser.index < bytes.count else { return nil }
+                if bytes[parser.index] == UInt8(ascii: ",") { parser.index += 1; continue }
+                guard bytes[parser.index] == UInt8(ascii: "}") else { return nil }
+                parser.index += 1
+                break
+            }
+        } catch {
+            return nil
+        }
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { return nil }
+        return fields.event()
+    }
+}
+
+/// The members of one event line as ``Event/strictlyDecoded(jsonLine:maximumDepth:)`` reads them.
+private struct LineFields {
+    /// A bit per key read, so a repeated key is caught without hashing (``bit(of:)``).
+    var seen: UInt16 = 0
+    var time: String?
+    var monotonic: Int64?
+    var run: String?
+    var session: String?
+    var sessionSeq: Int64?
+    var kind: String?
+    var subject: String?
+    var screen: String?
+    var cause: Int64?
+    var parent: String?
+    var payload: JSONValue?
+
+    /// Reads the value of `key` at the parser; false when the key is unknown, repeated, or its
+    /// value of the wrong type.
+    mutating func read(_ key: String, from parser: inout JSONByteParser) throws -> Bool {
+        guard let bit = Self.bit(of: key), seen & bit == 0 else { return false }
+        seen |= bit
+        switch key {
+        case "time": time = try string(&parser)
+        case "run": run = try string(&parser)
+        case "session": session = try string(&parser)
+        case "kind": kind = try string(&parser)
+        case "subject": subject = try string(&parser)
+        case "subject_type": guard try string(&parser) != nil else { return false }
+        case "screen": guard try optionalString(&parser, into: &screen) else { return false }
+        case "parent": guard try optionalString(&parser, into: &parent) else { return false }
+        case "seq": guard try parser.parseValue(depth: 1).intValue != nil else { return false }
+        case "mono_ns": monotonic = try parser.parseValue(depth: 1).intValue
+        case "session_seq": sessionSeq = try parser.parseValue(depth: 1).intValue
+        case "cause":
+            let value = try parser.parseValue(depth: 1)
+            if value == .null { return true }
+            guard let number = value.intValue, number >= 0 else { return false }
+            cause = number
+        case "payload":
+            let value = try parser.parseValue(depth: 1)
+            guard case .object = value else { return false }
+            payload = value
+        default: return false
+        }
+        return true
+    }
+
+    /// The bit of a documented key, nil for any other.
+    static func bit(of key: String) -> UInt16? {
+        keys.firstIndex(of: key).map { 1 << UInt16($0) }
+    }
+
+    static let keys = ["seq", "time", "mono_ns", "run", "session", "session_seq", "kind", "subject", "subject_type", "screen", "cause", "parent", "payload"]
+
+    private func string(_ parser: inout JSONByteParser) throws -> String? {
+        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else { return nil }
+        return try parser.parseString()
+    }
+
+    private func optionalString(_ parser: inout JSONByteParser, into field: inout String?) throws -> Bool {
+        if parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") {
+            field = try parser.parseString()
+            return true
+        }
+        return try parser.parseValue(depth: 1) == .null
+    }
+
+    /// The event, nil when a required member is missing or out of range.
+    func event() -> Event? {
+        guard let time, let wall = Event.parseTime(time), let monotonic, monotonic >= 0, let run, !run.isEmpty,
+              let session, !session.isEmpty, let sessionSeq, sessionSeq >= 1, let kind, !kind.isEmpty, let subject
+        else { return nil }
+        return Event(wallNanoseconds: wall, monotonicNanoseconds: UInt64(monotonic), run: run, session: session,
+                     sessionSeq: UInt64(sessionSeq), kind: EventKind(rawValue: kind), subject: subject, screen: screen,
+                     cause: cause.map { UInt64($0) }, parent: parent, payload: payload ?? .object([:]))
+    }
+}
