@@ -27,8 +27,11 @@ struct IngestBatch {
         body.withUnsafeBufferPointer { bytes in
             while start < bytes.count {
                 lineNumber += 1
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                let base = bytes.baseAddress!
+                var end = bytes.count
+                if let found = memchr(base + start, 0x0A, bytes.count - start) {
+                    end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                }
                 var last = end
                 if last > start && bytes[last - 1] == UInt8(ascii: "\r") { last -= 1 }
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<last])

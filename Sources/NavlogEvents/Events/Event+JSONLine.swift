@@ -25,7 +25,7 @@ extension Event {
             while true {
                 parser.skipWhitespace()
                 guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "\"") else { return nil }
-                let key = try parser.parseString()
+                guard let key = LineFields.key(at: &parser) else { return nil }
                 parser.skipWhitespace()
                 guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: ":") else { return nil }
                 parser.index += 1
@@ -49,7 +49,7 @@ extension Event {
 
 /// The members of one event line as ``Event/strictlyDecoded(jsonLine:maximumDepth:)`` reads them.
 private struct LineFields {
-    /// A bit per key read, so a repeated key is caught without hashing (``bit(of:)``).
+    /// A bit per key read (its position in ``keys``), so a repeated key is caught without hashing.
     var seen: UInt16 = 0
     var time: String?
     var monotonic: Int64?
@@ -63,29 +63,52 @@ private struct LineFields {
     var parent: String?
     var payload: JSONValue?
 
-    /// Reads the value of `key` at the parser; false when the key is unknown, repeated, or its
-    /// value of the wrong type.
-    mutating func read(_ key: String, from parser: inout JSONByteParser) throws -> Bool {
-        guard let bit = Self.bit(of: key), seen & bit == 0 else { return false }
+    /// The documented keys; a key's bit in ``seen`` is its position here.
+    static let keys: [[UInt8]] = ["seq", "time", "mono_ns", "run", "session", "session_seq", "kind", "subject", "subject_type",
+                                  "screen", "cause", "parent", "payload"].map { Array($0.utf8) }
+
+    /// The position in ``keys`` of the key the parser is at (its opening quote), compared as
+    /// bytes without making a string; nil for any other key, or one with escapes.
+    static func key(at parser: inout JSONByteParser) -> Int? {
+        let start = parser.index + 1
+        var end = start
+        while end < parser.bytes.count, parser.bytes[end] != UInt8(ascii: "\""), parser.bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        guard end < parser.bytes.count, parser.bytes[end] == UInt8(ascii: "\"") else { return nil }
+        let length = end - start
+        let base = parser.bytes.baseAddress! + start
+        for (position, key) in keys.enumerated() where key.count == length {
+            if key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, length) == 0 }) {
+                parser.index = end + 1
+                return position
+            }
+        }
+        return nil
+    }
+
+    /// Reads the value of key `key` (its position in ``keys``) at the parser; false when the key
+    /// is repeated or its value of the wrong type.
+    mutating func read(_ key: Int, from parser: inout JSONByteParser) throws -> Bool {
+        let bit = UInt16(1) << UInt16(key)
+        guard seen & bit == 0 else { return false }
         seen |= bit
         switch key {
-        case "time": time = try string(&parser)
-        case "run": run = try string(&parser)
-        case "session": session = try string(&parser)
-        case "kind": kind = try string(&parser)
-        case "subject": subject = try string(&parser)
-        case "subject_type": guard try string(&parser) != nil else { return false }
-        case "screen": guard try optionalString(&parser, into: &screen) else { return false }
-        case "parent": guard try optionalString(&parser, into: &parent) else { return false }
-        case "seq": guard try parser.parseValue(depth: 1).intValue != nil else { return false }
-        case "mono_ns": monotonic = try parser.parseValue(depth: 1).intValue
-        case "session_seq": sessionSeq = try parser.parseValue(depth: 1).intValue
-        case "cause":
+        case 1: time = try string(&parser)
+        case 3: run = try string(&parser)
+        case 4: session = try string(&parser)
+        case 6: kind = try string(&parser)
+        case 7: subject = try string(&parser)
+        case 8: guard try string(&parser) != nil else { return false }
+        case 9: guard try optionalString(&parser, into: &screen) else { return false }
+        case 11: guard try optionalString(&parser, into: &parent) else { return false }
+        case 0: guard try parser.parseValue(depth: 1).intValue != nil else { return false }
+        case 2: monotonic = try parser.parseValue(depth: 1).intValue
+        case 5: sessionSeq = try parser.parseValue(depth: 1).intValue
+        case 10:
             let value = try parser.parseValue(depth: 1)
             if value == .null { return true }
             guard let number = value.intValue, number >= 0 else { return false }
             cause = number
-        case "payload":
+        case 12:
             let value = try parser.parseValue(depth: 1)
             guard case .object = value else { return false }
             payload = value
@@ -93,13 +116,6 @@ private struct LineFields {
         }
         return true
     }
-
-    /// The bit of a documented key, nil for any other.
-    static func bit(of key: String) -> UInt16? {
-        keys.firstIndex(of: key).map { 1 << UInt16($0) }
-    }
-
-    static let keys = ["seq", "time", "mono_ns", "run", "session", "session_seq", "kind", "subject", "subject_type", "screen", "cause", "parent", "payload"]
 
     private func string(_ parser: inout JSONByteParser) throws -> String? {
         guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else { return nil }
