@@ -94,26 +94,38 @@ enum IngestBenchmark {
         let batches = bodies
         let failures = FailureList()
         let started = monotonicSeconds()
-        DispatchQueue.concurrentPerform(iterations: clients) { client in
-            do {
-                let connection = try HTTPClient()
-                defer { connection.close() }
-                for (key, body) in batches[client] {
-                    let response = try connection.send(HTTPRequest(
-                        method: "POST", url: "http://127.0.0.1:\(port)/v1/ingest?source=bench-\(client)",
-                        headers: ["Content-Encoding": "gzip", "Idempotency-Key": key, "Content-Type": "application/x-ndjson"], body: body))
-                    if response.status != 200 { failures.add("client \(client): \(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))") }
-                }
-            } catch {
-                failures.add("client \(client): \(error)")
+        // One thread per client (concurrentPerform would run only as many at once as cores).
+        let group = DispatchGroup()
+        for client in 0..<clients {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                postAll(batches[client], client: client, port: port, failures: failures)
             }
         }
+        group.wait()
         // The rotation commits what is queued: the events are on disk, not only answered for.
         let rotated = try HTTPClient().send(HTTPRequest(method: "POST", url: "http://127.0.0.1:\(port)/v1/journal/rotate"))
         let seconds = monotonicSeconds() - started
         if let first = failures.first { throw BenchmarkError("ingest failed: \(first)") }
         guard rotated.status == 200 else { throw BenchmarkError("rotate answered \(rotated.status)") }
         return Double(events.count) / seconds
+    }
+
+    /// Posts one client's `batches` over one keep-alive connection; failures are listed.
+    private static func postAll(_ batches: [(key: String, body: [UInt8])], client: Int, port: Int, failures: FailureList) {
+        do {
+            let connection = try HTTPClient()
+            defer { connection.close() }
+            for (key, body) in batches {
+                let response = try connection.send(HTTPRequest(
+                    method: "POST", url: "http://127.0.0.1:\(port)/v1/ingest?source=bench-\(client)",
+                    headers: ["Content-Encoding": "gzip", "Idempotency-Key": key, "Content-Type": "application/x-ndjson"], body: body))
+                if response.status != 200 { failures.add("client \(client): \(response.status) \(String(decoding: response.body.prefix(300), as: UTF8.self))") }
+            }
+        } catch {
+            failures.add("client \(client): \(error)")
+        }
     }
 
     /// The cost of `RemoteEventSink.record`, timed call by call: median and p99 in nanoseconds.
