@@ -5,7 +5,9 @@ import Synchronization
 
 /// The per-client limits of `POST /v1/ingest`, a client being a `source`: events per second
 /// (a token bucket holding one second's worth, which a large batch may overdraw; the client
-/// then waits until it is paid back) and open sessions (seen and neither ended nor idle).
+/// then waits until it is paid back) and open sessions (started, not ended, and started less
+/// than the idle session timeout ago, so a client that vanished frees its share). Only
+/// `session.start` and `session.end` events are looked at one by one: the rest cost nothing here.
 final class IngestLimiter: Sendable {
     /// Why a request was refused, and when to come back.
     struct Refusal: Equatable {
@@ -25,7 +27,7 @@ final class IngestLimiter: Sendable {
     private struct Client {
         var tokens: Double
         var refilledNanoseconds: UInt64
-        /// Open sessions, with the monotonic time each was last seen.
+        /// Open sessions, with the monotonic time each started.
         var open: [SessionIdentity: UInt64] = [:]
     }
 
@@ -45,9 +47,11 @@ final class IngestLimiter: Sendable {
                 return Refusal(limit: "rate", retryAfterSeconds: wait,
                                detail: "source '\(source)' is over ingest.events_per_second (\(limits.eventsPerSecond)); retry after \(wait) s")
             }
-            client.open = client.open.filter { now &- $0.value < limits.idleNanoseconds }
+            if client.open.contains(where: { now &- $0.value >= limits.idleNanoseconds }) {
+                client.open = client.open.filter { now &- $0.value < limits.idleNanoseconds }
+            }
             var touched: [SessionIdentity: Bool] = [:]  // session -> ended in this batch
-            for event in events {
+            for event in events where event.kind == .sessionStart || event.kind == .sessionEnd {
                 let identity = SessionIdentity(run: event.run, session: event.session)
                 if event.kind == .sessionEnd { touched[identity] = true } else if touched[identity] == nil { touched[identity] = false }
             }
@@ -60,7 +64,7 @@ final class IngestLimiter: Sendable {
             }
             client.tokens -= Double(events.count)
             for (identity, ended) in touched {
-                if ended { client.open[identity] = nil } else { client.open[identity] = now }
+                if ended { client.open[identity] = nil } else if client.open[identity] == nil { client.open[identity] = now }
             }
             return nil
         }

@@ -8,18 +8,23 @@ extension JournalFileWriter {
     /// the run's row is added on first sight in this file, with the labels the registry holds
     /// for it, and the session's under that run.
     func foreignSession(of event: Event) throws -> Int64 {
-        let identity = SessionIdentity(run: event.run, session: event.session)
-        if let id = foreignSessions[identity] { return id }
-        let run = try foreignRunRow(event.run, firstWallNanoseconds: event.wallNanoseconds)
-        let id = try insertSessionRow(event.session, run: run, firstSeq: event.seq)
-        if foreignSessions.count >= Self.cacheLimit { foreignSessions.removeAll() }
-        foreignSessions[identity] = id
+        let run: ForeignRunRows
+        if let last = lastForeignRun, last.name == event.run {
+            run = last
+        } else {
+            run = try foreignRunRow(event.run, firstWallNanoseconds: event.wallNanoseconds)
+            lastForeignRun = run
+        }
+        if let id = run.sessions[event.session] { return id }
+        let id = try insertSessionRow(event.session, run: run.id, firstSeq: event.seq)
+        if run.sessions.count >= Self.cacheLimit { run.sessions.removeAll() }
+        run.sessions[event.session] = id
         return id
     }
 
     /// The row of foreign run `name`, added (with its labels) when the file lacks it.
-    private func foreignRunRow(_ name: String, firstWallNanoseconds: Int64) throws -> Int64 {
-        if let id = foreignRunRows[name] { return id }
+    private func foreignRunRow(_ name: String, firstWallNanoseconds: Int64) throws -> ForeignRunRows {
+        if let rows = foreignRunRows[name] { return rows }
         let registered = foreignRuns.run(name)
         try insertForeignRun.bind([.text(name), .integer(registered?.startedNanoseconds ?? firstWallNanoseconds)])
         try insertForeignRun.run()
@@ -36,8 +41,9 @@ extension JournalFileWriter {
             id = try existingID(findRun, [.text(name)], of: "run \(name)")
         }
         if foreignRunRows.count >= Self.cacheLimit { foreignRunRows.removeAll() }
-        foreignRunRows[name] = id
-        return id
+        let rows = ForeignRunRows(name: name, id: id)
+        foreignRunRows[name] = rows
+        return rows
     }
 
     /// Writes the receipt of an ingest request, inside the transaction of its events.
@@ -47,5 +53,17 @@ extension JournalFileWriter {
             .integer(Int64(bitPattern: receipt.firstSeq)), .integer(Int64(bitPattern: receipt.lastSeq)), .text(receipt.answer),
         ])
         try insertReceipt.run()
+    }
+}
+
+/// A foreign run's row in one file and its sessions' rows by name (a cache of the tables).
+final class ForeignRunRows {
+    let name: String
+    let id: Int64
+    var sessions: [String: Int64] = [:]
+
+    init(name: String, id: Int64) {
+        self.name = name
+        self.id = id
     }
 }

@@ -8,9 +8,10 @@ final class JournalFileWriter {
     /// The writer's run id: events of another run are foreign (``foreignSession(of:)``).
     let runName: String
     let foreignRuns: ForeignRunRegistry
-    /// Rows of foreign runs and their sessions in this file, by run id and (run, session).
-    var foreignRunRows: [String: Int64] = [:]
-    var foreignSessions: [SessionIdentity: Int64] = [:]
+    /// Rows of foreign runs in this file by run id, each with its sessions' rows by name; the
+    /// run of the previous foreign event is kept at hand (a batch is mostly one run).
+    var foreignRunRows: [String: ForeignRunRows] = [:]
+    var lastForeignRun: ForeignRunRows?
     let insertForeignRun: SQLiteStatement
     let findRun: SQLiteStatement
     let insertReceipt: SQLiteStatement
@@ -191,7 +192,7 @@ final class JournalFileWriter {
             strings.removeAll()
             sessions.removeAll()
             foreignRunRows.removeAll()
-            foreignSessions.removeAll()
+            lastForeignRun = nil
             for name in newKinds { kinds[name] = nil }
             throw JournalError.wrapping(error, path: path)
         }
