@@ -24,6 +24,10 @@ final class EventJSONLineTests: XCTestCase {
             expected.seq = 0
             XCTAssertEqual(decode(event.jsonLine()), expected, event.jsonLine())
         }
+        // A run the line before had is taken from it; another is the line's own.
+        var line = events[0].jsonLine()
+        XCTAssertEqual(line.withUTF8 { Event.strictlyDecoded(jsonLine: $0, previousRun: "r-1") }?.run, "r-1")
+        XCTAssertEqual(line.withUTF8 { Event.strictlyDecoded(jsonLine: $0, previousRun: "r-2") }?.run, "r-1")
         // Nulls for the optional members, no payload, no seq, spaces between tokens.
         XCTAssertEqual(decode(#" { "time" : "2026-12-01T10:00:00Z" , "mono_ns":1,"run":"r","session":"s","session_seq":1,"kind":"k","subject":"x","screen":null,"cause":null,"parent":null} "#),
                        Event(wallNanoseconds: 1_796_119_200_000_000_000, monotonicNanoseconds: 1, run: "r", session: "s", sessionSeq: 1,

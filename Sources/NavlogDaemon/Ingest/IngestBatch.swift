@@ -43,7 +43,7 @@ struct IngestBatch {
                 }
                 // The one-pass reading takes well-formed lines; the thorough one says what is
                 // wrong with the others (and reads the forms the first leaves to it).
-                if let event = Event.strictlyDecoded(jsonLine: line), event.run != ownRun {
+                if let event = Event.strictlyDecoded(jsonLine: line, previousRun: events.last?.run), event.run != ownRun {
                     events.append(event)
                     continue
                 }

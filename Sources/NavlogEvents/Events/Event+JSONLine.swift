@@ -13,12 +13,16 @@ extension Event {
     /// integer, `subject_type` (ignored) a string; `screen` and `parent` strings or null,
     /// `cause` an integer of at least 0 or null, `payload` an object (`{}` when absent). The
     /// event's seq is 0. `POST /v1/ingest` reads each line this way first.
-    public static func strictlyDecoded(jsonLine bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = 64) -> Event? {
+    ///
+    /// `previousRun`, the run of the line before, is reused when this line's run is the same:
+    /// one string for a batch's run instead of one per event.
+    public static func strictlyDecoded(jsonLine bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = 64,
+                                       previousRun: String? = nil) -> Event? {
         var parser = JSONByteParser(bytes: bytes, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else { return nil }
         parser.index += 1
-        var fields = LineFields()
+        var fields = LineFields(previousRun: previousRun)
         parser.skipWhitespace()
         if parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "}") { return nil }
         do {
@@ -51,7 +55,8 @@ extension Event {
 private struct LineFields {
     /// A bit per key read (its position in ``keys``), so a repeated key is caught without hashing.
     var seen: UInt16 = 0
-    var time: String?
+    var previousRun: String?
+    var wall: Int64?
     var monotonic: Int64?
     var run: String?
     var session: String?
@@ -92,8 +97,17 @@ private struct LineFields {
         guard seen & bit == 0 else { return false }
         seen |= bit
         switch key {
-        case 1: time = try string(&parser)
-        case 3: run = try string(&parser)
+        case 1:
+            guard let bytes = Self.plainString(at: &parser) else { return false }
+            wall = Event.parseTime(utf8: bytes)
+        case 3:
+            if let previousRun, let bytes = Self.plainString(at: &parser) {
+                var previous = previousRun
+                let isSame = previous.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+                run = isSame ? previousRun : String(decoding: bytes, as: UTF8.self)
+            } else {
+                run = try string(&parser)
+            }
         case 4: session = try string(&parser)
         case 6: kind = try string(&parser)
         case 7: subject = try string(&parser)
@@ -117,6 +131,19 @@ private struct LineFields {
         return true
     }
 
+    /// The bytes of the string the parser is at, when it has no escapes (the parser moves past
+    /// it); nil otherwise, the parser left where it was.
+    static func plainString(at parser: inout JSONByteParser) -> UnsafeBufferPointer<UInt8>? {
+        guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else { return nil }
+        let start = parser.index + 1
+        var end = start
+        while end < parser.bytes.count, parser.bytes[end] != UInt8(ascii: "\""), parser.bytes[end] != UInt8(ascii: "\\"),
+              parser.bytes[end] >= 0x20 { end += 1 }
+        guard end < parser.bytes.count, parser.bytes[end] == UInt8(ascii: "\"") else { return nil }
+        parser.index = end + 1
+        return UnsafeBufferPointer(rebasing: parser.bytes[start..<end])
+    }
+
     private func string(_ parser: inout JSONByteParser) throws -> String? {
         guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else { return nil }
         return try parser.parseString()
@@ -132,7 +159,7 @@ private struct LineFields {
 
     /// The event, nil when a required member is missing or out of range.
     func event() -> Event? {
-        guard let time, let wall = Event.parseTime(time), let monotonic, monotonic >= 0, let run, !run.isEmpty,
+        guard let wall, let monotonic, monotonic >= 0, let run, !run.isEmpty,
               let session, !session.isEmpty, let sessionSeq, sessionSeq >= 1, let kind, !kind.isEmpty, let subject
         else { return nil }
         return Event(wallNanoseconds: wall, monotonicNanoseconds: UInt64(monotonic), run: run, session: session,
