@@ -150,6 +150,9 @@ final class IngestTests: XCTestCase {
         let encoding = try daemon.ingest(body, headers: ["Content-Encoding": "br"])
         XCTAssertEqual(encoding.status, 415)
         XCTAssertEqual(encoding.json["detail"]?.stringValue, "header Content-Encoding 'br' is not gzip or identity")
+        let empty = try daemon.ingest([])
+        XCTAssertEqual(empty.status, 400)
+        XCTAssertEqual(empty.json["error"], "missing_body")
         // A refused request does not hold its key: the retry is taken.
         XCTAssertEqual(try daemon.ingest(body, query: "", headers: ["Idempotency-Key": "k-1"]).status, 400)
         XCTAssertEqual(try daemon.ingest(body, headers: ["Idempotency-Key": "k-1"]).json["accepted"], 2)

@@ -17,6 +17,9 @@ extension DaemonAPI {
         let source = try Self.ingestSource(request)
         let isAtomic = try Self.flag("atomic", of: request)
         let key = try Self.idempotencyKey(request)
+        guard !request.body.isEmpty else {
+            throw APIError(status: 400, code: "missing_body", detail: "the request needs a body: NDJSON events, one a line (optionally gzipped)")
+        }
         let now = journal.configuration.clock.now()
         if let key {
             switch ingestState.keys.acquire(key, now: now.wall, window: Int64(live.ingest.idempotencyWindowSeconds) * 1_000_000_000) {
