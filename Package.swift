@@ -10,6 +10,7 @@ import PackageDescription
 //   NavlogAnalysis, NavlogExport       reports and diffs; encoders for other engines
 //   NavlogSQLite                       a SQLite loadable extension: SQL over journals
 //   NavlogHTTPClient                   an HTTP(S) client over libcurl, for the push and the CLI
+//   NavlogRemote                       apps' events to a navlogd: RemoteEventSink, journal upload
 //   NavlogDaemon                       navlogd's HTTP API over hosted sessions
 //   NavlogCommandLine                  the version and the --help layout the programs share
 //   navlog, navlogd                    argument parsing and wiring
@@ -27,6 +28,7 @@ let package = Package(
         .library(name: "NavlogAnalysis", targets: ["NavlogAnalysis"]),
         .library(name: "NavlogExport", targets: ["NavlogExport"]),
         .library(name: "NavlogHTTPClient", targets: ["NavlogHTTPClient"]),
+        .library(name: "NavlogRemote", targets: ["NavlogRemote"]),
         .library(name: "NavlogDaemon", targets: ["NavlogDaemon"]),
         // The SQLite loadable extension: `.load .build/release/libNavlogSQLite` in `sqlite3`.
         .library(name: "NavlogSQLite", type: .dynamic, targets: ["NavlogSQLite"]),
@@ -76,6 +78,10 @@ let package = Package(
         // The client side of HTTP (libcurl): the daemon's OTLP push and `navlog sessions`, which
         // so does not link the daemon's server.
         .target(name: "NavlogHTTPClient", dependencies: ["CCurl"]),
+        // Events recorded anywhere, sent to a navlogd's POST /v1/ingest: RemoteEventSink (a
+        // local journal as the spool) and the upload of `navlog push`. URLSession, so it builds
+        // for iOS, macOS and Linux (no libcurl).
+        .target(name: "NavlogRemote", dependencies: ["NavlogEvents", "NavlogJournal"]),
         // A SQLite loadable extension: virtual tables over a journal's compressed blocks, for
         // SQL in stock sqlite3 and any SQLite client.
         .target(name: "NavlogSQLite", dependencies: ["NavlogEvents", "NavlogJournal", "CSQLite"]),
@@ -86,11 +92,11 @@ let package = Package(
         .target(name: "NavlogDaemon", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient", "CMicroHTTPD"]),
 
         // MARK: - Executables
-        .executableTarget(name: "navlog", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient"]),
+        .executableTarget(name: "navlog", dependencies: ["NavlogCommandLine", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogSampleApps", "NavlogAnalysis", "NavlogExport", "NavlogHTTPClient", "NavlogRemote"]),
         .executableTarget(name: "navlogd", dependencies: ["NavlogCommandLine", "NavlogDaemon", "NavlogHost", "NavlogSampleApps"]),
         .executableTarget(
             name: "navlog-bench",
-            dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogHTTPClient", "NavlogSampleApps"]
+            dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogHTTPClient", "NavlogRemote", "NavlogSampleApps"]
         ),
         // A writer child process for NavlogJournalTests (the kill -9 test).
         .executableTarget(name: "journal-test-child", dependencies: ["NavlogEvents", "NavlogJournal"]),
@@ -106,18 +112,20 @@ let package = Package(
         .testTarget(name: "NavlogJournalTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTestSupport", "journal-test-child"]),
         .testTarget(name: "NavlogSampleAppsTests", dependencies: ["NavlogSampleApps", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
         .testTarget(name: "NavlogAnalysisTests", dependencies: ["NavlogAnalysis", "NavlogEvents", "NavlogJournal", "NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogTestSupport"]),
-        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "NavlogAnalysis", "NavlogTestSupport"]),
+        .testTarget(name: "ReadmeExampleTests", dependencies: ["NavlogRuntime", "NavlogHost", "NavlogTesting", "NavlogJournal", "NavlogAnalysis", "NavlogEvents", "NavlogRemote", "NavlogTestSupport", "navlogd"]),
         .testTarget(name: "NavlogExportTests", dependencies: ["NavlogExport", "NavlogJournal", "NavlogEvents", "NavlogRuntime", "NavlogTestSupport", "navlog"]),
         .testTarget(name: "NavlogCLITests", dependencies: ["NavlogEvents", "NavlogTesting", "NavlogTestSupport", "navlog"]),
         .testTarget(name: "NavlogDaemonTests", dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogRuntime", "NavlogHost", "NavlogJournal", "NavlogTestSupport", "navlogd", "navlog"]),
         .testTarget(name: "NavlogHTTPClientTests", dependencies: ["NavlogHTTPClient"]),
+        // RemoteEventSink and the journal upload against a built navlogd.
+        .testTarget(name: "NavlogRemoteTests", dependencies: ["NavlogRemote", "NavlogEvents", "NavlogJournal", "NavlogTestSupport", "navlogd"]),
         // Loads the built libNavlogSQLite.so into the sqlite3 CLI and Python's sqlite3.
         .testTarget(name: "NavlogSQLiteTests", dependencies: ["NavlogEvents", "NavlogJournal", "NavlogTestSupport", "navlog"]),
         // The fault suite, load and fuzzing (scripts/faults runs it alone; scripts/test --fast
         // skips it): navlogd under kill -9, full disks and signals, hostile input, damaged journals.
         .testTarget(
             name: "NavlogFaultTests",
-            dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogHost", "NavlogJournal", "NavlogTesting", "NavlogTestSupport", "navlogd", "navlog"]
+            dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogHost", "NavlogJournal", "NavlogRemote", "NavlogTesting", "NavlogTestSupport", "navlogd", "navlog"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -22,6 +22,8 @@ var exportSteps = 150_000
 var baselineSessions = 300
 var exploreSessions = 40
 var clientCount = 8
+var ingestClientCount = 8
+var isOnlyIngest = false
 var daemonSeconds = 3.0
 var idleSessionCount = 2000
 var liveScreenCount = 10_000
@@ -44,6 +46,9 @@ let usage = """
                           sessions of 2000 steps each of the four apps' explore journals that the
                           journal's size is also measured on (default 40); 0 skips the part
       --clients N         keep-alive loopback clients for the daemon part (default 8)
+      --ingest-clients N  clients posting batches of 1,000 events to POST /v1/ingest in the ingest part,
+                          beside the journal writer's rate on the same events (default 8); 0 skips the part
+      --only-ingest       run only the ingest part (on --events events) and print its figures
       --daemon-seconds S  how long the daemon and the ceiling are each loaded, in 10 alternating turns
                           (default 3, at least 1)
       --idle-sessions N   sessions created to measure memory per idle session (default 2000)
@@ -92,6 +97,8 @@ while let argument = arguments.popFirst() {
     case "--baseline-sessions": baselineSessions = count(argument, minimum: 0)
     case "--explore-sessions": exploreSessions = count(argument, minimum: 0)
     case "--clients": clientCount = count(argument, minimum: 1)
+    case "--ingest-clients": ingestClientCount = count(argument, minimum: 0)
+    case "--only-ingest": isOnlyIngest = true
     case "--daemon-seconds": daemonSeconds = value(of: argument, { Double($0).flatMap { $0 >= 1 ? $0 : nil } }, "a number of seconds of at least 1")
     case "--idle-sessions": idleSessionCount = count(argument, minimum: 1)
     case "--live-screens": liveScreenCount = count(argument, minimum: 100)
@@ -139,6 +146,19 @@ let kinds = Set(events.map(\.kind)).count
 let sessions = Set(events.map(\.session)).count
 let averageJSON = events.prefix(20_000).reduce(0) { $0 + $1.jsonLine().utf8.count } / min(20_000, events.count)
 line("workload: \(events.count) events, \(sessions) sessions, \(kinds) kinds, average NDJSON line \(averageJSON) bytes")
+
+// MARK: - Ingest (POST /v1/ingest), alone with --only-ingest
+
+var ingest: IngestBenchmark.Result?
+if ingestClientCount > 0 {
+    ingest = try await IngestBenchmark.run(directory: root, events: events, clients: ingestClientCount, sinkEvents: sinkEventCount)
+}
+if isOnlyIngest {
+    guard let ingest else { refuse("--only-ingest needs --ingest-clients of at least 1") }
+    for text in ingest.lines { line(text) }
+    line(JSONValue.object(ingest.json).serialized())
+    exit(0)
+}
 
 // MARK: - Baselines
 
@@ -239,6 +259,10 @@ line("memory per live screen: \(format(liveScreens.navlogKiBPerThousand, 0)) KiB
 // MARK: - Report over a large journal
 
 var summaryExtras: [String: JSONValue] = [:]
+if let ingest {
+    for text in ingest.lines { line(text) }
+    summaryExtras.merge(ingest.json) { $1 }
+}
 let navlog = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("navlog").path
 if reportEventCount > 0 {
     let result = try ReportBenchmark.run(events: reportEventCount, root: root, navlog: navlog, duckdbScript: duckdbScript, line: line)

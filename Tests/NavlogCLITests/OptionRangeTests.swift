@@ -19,6 +19,8 @@ final class OptionRangeTests: XCTestCase {
         (["diff"], "context", 0, 100, ["JOURNAL", "JOURNAL"]),
         (["diff"], "sample-limit", 16, 10_000_000, ["JOURNAL", "JOURNAL"]),
         (["baseline", "save"], "sample-limit", 16, 10_000_000, ["--journal", "JOURNAL", "-o", "BASELINE"]),
+        (["push"], "batch", 1, 100_000, ["JOURNAL", "--to", "http://127.0.0.1:9"]),
+        (["push"], "retries", 0, 1000, ["JOURNAL", "--to", "http://127.0.0.1:9"]),
     ]
 
     /// The code's ranged options, found by reading its sources: each must be in the list above.

@@ -103,9 +103,9 @@ final class RoundTripTests: XCTestCase {
         XCTAssertTrue(path.hasSuffix(".navlog"))
         let database = try SQLiteDatabase(path: path, readOnly: true)
         let names = try database.rows("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name").compactMap { $0[0].text }
-        XCTAssertEqual(names, ["block", "event", "event_view", "kind", "meta", "migration", "run", "run_label", "session", "string"])
+        XCTAssertEqual(names, ["block", "event", "event_view", "ingest_receipt", "kind", "meta", "migration", "run", "run_label", "session", "string"])
         XCTAssertEqual(try database.scalar("PRAGMA user_version")?.integer, Int64(JournalSchema.currentVersion))
-        XCTAssertEqual(try database.rows("SELECT name FROM migration").compactMap { $0[0].text }, ["v1-tables", "v2-block-format-2"])
+        XCTAssertEqual(try database.rows("SELECT name FROM migration").compactMap { $0[0].text }, ["v1-tables", "v2-block-format-2", "v3-ingest-receipts"])
         XCTAssertEqual(try database.scalar("SELECT value FROM meta WHERE key = 'block_format'")?.text, "2")
         XCTAssertEqual(try database.scalar("SELECT value FROM run_label WHERE key = 'app'")?.text, "tabs")
         XCTAssertEqual(try database.scalar("SELECT sum(event_count) FROM event_view")?.integer, 50)

@@ -28,6 +28,8 @@ struct LiveSettings: Sendable {
     var servesConsole: Bool
     /// `ui.allow_actions`: whether the console may perform actions on sessions.
     var consoleAllowsActions: Bool
+    /// `ingest`: the limits of `POST /v1/ingest`.
+    var ingest: DaemonConfiguration.IngestSettings
 
     init(_ configuration: DaemonConfiguration, catalog: AppCatalog) {
         let enabled = configuration.enabledApps(of: catalog)
@@ -42,6 +44,7 @@ struct LiveSettings: Sendable {
         logsAccess = configuration.logsAccess
         servesConsole = configuration.servesConsole
         consoleAllowsActions = configuration.console.allowsActions
+        ingest = configuration.ingest
     }
 }
 
@@ -60,6 +63,8 @@ public final class DaemonAPI: Sendable {
     let broadcaster: EventBroadcaster
     let metrics: DaemonMetrics
     let log: Logger
+    /// The idempotency keys and per-client limits of `POST /v1/ingest`.
+    let ingestState: IngestState
     let state = Atomic<DaemonState>(.starting)
     /// Requests admitted while running and not yet answered; draining waits for 0.
     let inFlight = Atomic<Int>(0)
@@ -79,13 +84,14 @@ public final class DaemonAPI: Sendable {
     let runStartSeq: UInt64
 
     init(catalog: AppCatalog, registry: SessionRegistry, journal: JournalWriter, broadcaster: EventBroadcaster,
-         metrics: DaemonMetrics, log: Logger, settings: LiveSettings) {
+         metrics: DaemonMetrics, log: Logger, settings: LiveSettings, ingestState: IngestState = IngestState()) {
         self.catalog = catalog
         self.registry = registry
         self.journal = journal
         self.broadcaster = broadcaster
         self.metrics = metrics
         self.log = log
+        self.ingestState = ingestState
         self.settings = Mutex(settings)
         runStartSeq = journal.lastRecordedSeq
         mirror(settings)
@@ -132,6 +138,7 @@ public final class DaemonAPI: Sendable {
         Route("/v1/sessions/{id}/actions", ["POST": { api, request, id in api.admit(request) { try api.performAction(id, request) } }]),
         Route("/v1/sessions/{id}/deeplinks", ["POST": { api, request, id in api.admit(request) { try api.followDeepLink(id, request) } }]),
         Route("/v1/events", ["GET": { api, request, _ in api.streamEvents(request) }]),
+        Route("/v1/ingest", ["POST": { api, request, _ in api.admit(request) { try api.ingest(request) } }]),
         Route("/v1/journal/rotate", ["POST": { api, request, _ in api.deferred(request) { try await api.rotateJournal() } }]),
     ] + consoleRoutes
 

@@ -50,6 +50,13 @@ extension DaemonConfiguration {
           "labels": {
             "service": "navlogd"
           },
+          "ingest": {
+            "events_per_second": 100000,
+            "max_open_sessions": 1000,
+            "idempotency_window_s": 86400,
+            "max_inflated_bytes": 16777216,
+            "max_line_bytes": 1048576
+          },
           "otlp": {
             "enabled": false,
             "endpoint": "http://127.0.0.1:4318/v1/traces",

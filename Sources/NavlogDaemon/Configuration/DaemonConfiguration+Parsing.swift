@@ -30,6 +30,7 @@ extension DaemonConfiguration {
         if let value = root.value("labels") { labels = try Self.parseLabels(value) }
         if let value = root.value("otlp") { otlp = try Self.parseOTLP(value) }
         if let value = root.value("ui") { try parseConsole(value) }
+        if let value = root.value("ingest") { try parseIngest(value) }
         try root.finish()
         try validate()
     }

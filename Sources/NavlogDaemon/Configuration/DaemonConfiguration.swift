@@ -142,6 +142,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var otlp = OTLPSettings()
     /// The web console at `/ui`; on by default when TCP listens on loopback.
     public var console = ConsoleSettings()
+    /// `POST /v1/ingest`: limits and the idempotency window.
+    public var ingest = IngestSettings()
 
     public init() {}
 

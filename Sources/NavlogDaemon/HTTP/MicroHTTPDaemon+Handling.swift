@@ -197,8 +197,8 @@ private let releaseStream: @convention(c) (UnsafeMutableRawPointer?) -> Void = {
 /// Where ``collectHeader`` puts the headers handlers read, and every `Content-Length`.
 struct HeaderCollector {
     /// By lowercased name: `authorization`, `accept`, `content-type`, `content-length`,
-    /// `last-event-id`, and for the web console `cookie`, `origin` and `sec-fetch-site` (the
-    /// first of each).
+    /// `last-event-id`, for the web console `cookie`, `origin` and `sec-fetch-site`, and for
+    /// ingest `content-encoding` and `idempotency-key` (the first of each).
     var values: [String: String] = [:]
     /// Every `Content-Length` value, in order: more than one that differ is refused.
     var contentLengths: [String] = []
@@ -206,7 +206,7 @@ struct HeaderCollector {
     /// The names read, as bytes, lowercased.
     static let names: [(name: String, bytes: [UInt8])] = [
         "authorization", "accept", "content-type", "content-length", "last-event-id",
-        "cookie", "origin", "sec-fetch-site",
+        "cookie", "origin", "sec-fetch-site", "content-encoding", "idempotency-key",
     ].map { ($0, Array($0.utf8)) }
 }
 

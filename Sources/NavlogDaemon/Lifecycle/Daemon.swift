@@ -101,7 +101,10 @@ public actor Daemon {
                                        maximumSessions: configuration.limits.maximumSessions, timeMode: .realTime)
         let pushMetrics = configuration.otlp.isEnabled ? OTLPPushMetrics() : nil
         let api = DaemonAPI(catalog: catalog, registry: registry, journal: writer, broadcaster: broadcaster, metrics: DaemonMetrics(otlpPush: pushMetrics),
-                            log: log, settings: LiveSettings(configuration, catalog: catalog))
+                            log: log, settings: LiveSettings(configuration, catalog: catalog),
+                            ingestState: IngestState.load(directory: configuration.journal.directory,
+                                                          windowSeconds: configuration.ingest.idempotencyWindowSeconds,
+                                                          now: journalConfiguration.clock.now().wall, log: log))
         var endpoints = Endpoints()
         var boundSocketPath: String?
         do {

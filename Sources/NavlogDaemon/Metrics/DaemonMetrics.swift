@@ -55,6 +55,8 @@ public final class DaemonMetrics: Sendable {
     }
     /// The OTLP push's counters, when it is enabled.
     public let otlpPush: OTLPPushMetrics?
+    /// The counters of `POST /v1/ingest`.
+    public let ingest = IngestMetrics()
 
     /// When this process started, in seconds since the epoch (`/proc/self/stat`); nil where
     /// it cannot be read.
@@ -177,6 +179,7 @@ public final class DaemonMetrics: Sendable {
         buckets.append(("_count", String(counters.latencyCount)))
         metric("http_request_duration_seconds", "histogram", "Time from request headers to response, in seconds.", buckets)
         metric("uptime_seconds", "gauge", "Seconds since navlogd started.", [("", number(snapshot.uptimeSeconds.rounded()))])
+        text += ingest.render()
         if let otlpPush { text += otlpPush.render(committedSeq: journal.committedSeq) }
         return text
     }

@@ -105,7 +105,12 @@ extension Event {
     /// Parses an RFC 3339 time (`Z` or a numeric offset, any number of fractional digits)
     /// into nanoseconds since the epoch.
     public static func parseTime(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseTime(utf8: $0) }
+    }
+
+    /// ``parseTime(_:)`` of the time's UTF-8 bytes, read in place.
+    static func parseTime(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= bytes.count else { return nil }
             var value = 0

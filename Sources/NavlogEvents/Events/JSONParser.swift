@@ -29,7 +29,7 @@ extension JSONValue {
     }
 }
 
-private struct JSONByteParser {
+struct JSONByteParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     var index = 0

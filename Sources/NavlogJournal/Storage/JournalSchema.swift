@@ -55,6 +55,13 @@ enum JournalSchema {
         Migration(name: "v2-block-format-2", sql: """
             INSERT OR REPLACE INTO meta(key, value) VALUES ('block_format', '2');
             """),
+        // Idempotency keys of `POST /v1/ingest`: one row per accepted request, committed in the
+        // same transaction as its events (``IngestReceipt``), so a retry after a crash finds it.
+        Migration(name: "v3-ingest-receipts", sql: """
+            CREATE TABLE ingest_receipt(
+                key TEXT PRIMARY KEY, committed_ns INTEGER NOT NULL,
+                first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, answer TEXT NOT NULL) WITHOUT ROWID;
+            """),
     ]
 
     /// The version this navlog writes and the newest it reads.

@@ -5,6 +5,16 @@ final class JournalFileWriter {
     let file: JournalFile
     let createdMonotonic: UInt64
     private let runRow: Int64
+    /// The writer's run id: events of another run are foreign (``foreignSession(of:)``).
+    let runName: String
+    let foreignRuns: ForeignRunRegistry
+    /// Rows of foreign runs in this file by run id, each with its sessions' rows by name; the
+    /// run of the previous foreign event is kept at hand (a batch is mostly one run).
+    var foreignRunRows: [String: ForeignRunRows] = [:]
+    var lastForeignRun: ForeignRunRows?
+    let insertForeignRun: SQLiteStatement
+    let findRun: SQLiteStatement
+    let insertReceipt: SQLiteStatement
     private let blockSize: Int
     private let deflater: Deflater
     private let insertEvent: SQLiteStatement
@@ -32,7 +42,8 @@ final class JournalFileWriter {
     var path: String { file.path }
 
     /// Creates `path` for run `run` and prepares the statements.
-    init(path: String, run: RunInfo, firstSeq: UInt64, configuration: JournalConfiguration) throws {
+    init(path: String, run: RunInfo, firstSeq: UInt64, configuration: JournalConfiguration,
+         foreignRuns: ForeignRunRegistry = ForeignRunRegistry()) throws {
         let now = configuration.clock.now()
         file = try JournalFile.create(path: path, nowNanoseconds: now.wall, meta: [
             "format": "navlog-journal",
@@ -44,6 +55,8 @@ final class JournalFileWriter {
         ])
         createdMonotonic = now.monotonic
         blockSize = configuration.blockSize
+        runName = run.id
+        self.foreignRuns = foreignRuns
         do {
             let database = file.database
             // Memory level 7, not zlib's default 8: half the symbols per set of Huffman codes
@@ -74,6 +87,11 @@ final class JournalFileWriter {
             insertSession = try database.prepare("INSERT OR IGNORE INTO session(name, run, first_seq) VALUES (?, ?, ?)")
             findString = try database.prepare("SELECT id FROM string WHERE value = ?")
             findSession = try database.prepare("SELECT id FROM session WHERE run = ? AND name = ?")
+            insertForeignRun = try database.prepare("INSERT OR IGNORE INTO run(name, started_ns) VALUES (?, ?)")
+            findRun = try database.prepare("SELECT id FROM run WHERE name = ?")
+            insertReceipt = try database.prepare("""
+                INSERT OR REPLACE INTO ingest_receipt(key, committed_ns, first_seq, last_seq, answer) VALUES (?, ?, ?, ?, ?)
+                """)
         } catch {
             throw JournalError.wrapping(error, path: path)
         }
@@ -106,6 +124,7 @@ final class JournalFileWriter {
         let database = file.database
         var newKinds: [String] = []
         var endedSessions: [String] = []
+        var receipts: [IngestReceipt] = []
         var result = BatchResult()
         do {
             try database.execute("BEGIN")
@@ -119,11 +138,15 @@ final class JournalFileWriter {
                 try events.withUnsafeBufferPointer { queued in
                     for position in start..<end {
                         let event = UnsafePointer(queued.baseAddress! + position)
-                        if event.pointee.event.kind == .sessionEnd { endedSessions.append(event.pointee.event.session) }
+                        if let receipt = event.pointee.receipt { receipts.append(receipt) }
+                        let isOwn = event.pointee.event.run == runName
+                        if isOwn, event.pointee.event.kind == .sessionEnd { endedSessions.append(event.pointee.event.session) }
                         stored.append(StoredEvent(
                             seq: event.pointee.event.seq, wallNanoseconds: event.pointee.event.wallNanoseconds,
                             monotonicNanoseconds: event.pointee.event.monotonicNanoseconds,
-                            session: try session(event.pointee.event.session, firstSeq: event.pointee.event.seq),
+                            session: isOwn
+                                ? try session(event.pointee.event.session, firstSeq: event.pointee.event.seq)
+                                : try foreignSession(of: event.pointee.event),
                             kind: try kind(event.pointee.event.kind.rawValue, new: &newKinds),
                             sessionSeq: event.pointee.event.sessionSeq,
                             subject: try string(event.pointee.event.subject),
@@ -160,6 +183,7 @@ final class JournalFileWriter {
                 result.uncompressedBytes += UInt64(raw.count)
                 start = end
             }
+            for receipt in receipts { try write(receipt) }
             try database.execute("COMMIT")
         } catch {
             if !database.isAutocommit { try? database.execute("ROLLBACK") }
@@ -167,6 +191,8 @@ final class JournalFileWriter {
             // in the file is found again), the kinds what the batch added.
             strings.removeAll()
             sessions.removeAll()
+            foreignRunRows.removeAll()
+            lastForeignRun = nil
             for name in newKinds { kinds[name] = nil }
             throw JournalError.wrapping(error, path: path)
         }
@@ -186,7 +212,7 @@ final class JournalFileWriter {
     }
 
     /// The id `statement` finds with `bindings`: a row this file holds but a cache forgot.
-    private func existingID(_ statement: SQLiteStatement, _ bindings: [SQLiteValue], of what: String) throws -> Int64 {
+    func existingID(_ statement: SQLiteStatement, _ bindings: [SQLiteValue], of what: String) throws -> Int64 {
         try statement.bind(bindings)
         guard try statement.step() else {
             throw JournalError.notAJournal(path: path, reason: "\(what) was neither added nor found")
@@ -245,13 +271,18 @@ final class JournalFileWriter {
 
     private func session(_ name: String, firstSeq: UInt64) throws -> Int64 {
         if let id = sessions[name] { return id }
-        try insertSession.bind([.text(name), .integer(runRow), .integer(Int64(firstSeq))])
-        try insertSession.run()
-        let id = file.database.changes > 0
-            ? file.database.lastInsertRowID : try existingID(findSession, [.integer(runRow), .text(name)], of: "session \(name)")
+        let id = try insertSessionRow(name, run: runRow, firstSeq: firstSeq)
         if sessions.count >= Self.cacheLimit { sessions.removeAll() }
         sessions[name] = id
         return id
+    }
+
+    /// Adds the row of session `name` of run row `run`, or finds it when the file has it.
+    func insertSessionRow(_ name: String, run: Int64, firstSeq: UInt64) throws -> Int64 {
+        try insertSession.bind([.text(name), .integer(run), .integer(Int64(firstSeq))])
+        try insertSession.run()
+        return file.database.changes > 0
+            ? file.database.lastInsertRowID : try existingID(findSession, [.integer(run), .text(name)], of: "session \(name)")
     }
 
     // MARK: - Size and closing
@@ -271,7 +302,9 @@ final class JournalFileWriter {
     /// Marks the file closed, folds the WAL in, and leaves it in rollback mode for readers.
     func close(closedNanoseconds: Int64, isRunEnding: Bool) throws {
         try reclaimingSpace { try markClosed(closedNanoseconds: closedNanoseconds, isRunEnding: isRunEnding) }
-        for statement in [insertEvent, insertBlock, insertString, insertSession, insertKind] { statement.close() }
+        for statement in [insertEvent, insertBlock, insertString, insertSession, insertKind, insertForeignRun, findRun, insertReceipt] {
+            statement.close()
+        }
         // Best effort: with a follower attached the file stays in WAL mode, which readers handle.
         try? file.database.execute("PRAGMA busy_timeout = 0; PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
         file.database.close()

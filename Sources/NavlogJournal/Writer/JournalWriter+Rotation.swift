@@ -35,7 +35,8 @@ extension JournalWriter {
             path = configuration.directory + "/" + name.dropLast(JournalDirectory.fileExtension.count + 1) + "-\(attempt).navlog"
         }
         do {
-            fileWriter = try JournalFileWriter(path: path, run: run, firstSeq: lastCommittedSeq + 1, configuration: configuration)
+            fileWriter = try JournalFileWriter(path: path, run: run, firstSeq: lastCommittedSeq + 1, configuration: configuration,
+                                               foreignRuns: foreignRuns)
         } catch {
             JournalDirectory.delete(path)
             throw error

@@ -28,7 +28,9 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     /// Files in the directory the writer could not read when it opened, with the reason.
     public let unreadableFiles: [String]
     /// The one ``JournalObserver``, set at most once by ``observe(with:)``.
-    private let observer = AtomicLazyReference<ObserverBox>()
+    let observer = AtomicLazyReference<ObserverBox>()
+    /// The runs of foreign events (``recordForeign(_:receipt:)``) and their labels.
+    let foreignRuns = ForeignRunRegistry()
     /// Protects private values with the journal's key; the writer thread applies it to every
     /// event before encoding. Other outputs of the same events (a live stream) use it too.
     public let redactor: Redactor
@@ -115,6 +117,9 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
     struct QueuedEvent {
         var event: Event
         var encodedPayload: [UInt8]?
+        /// The receipt of the ingest request whose last event this is, written in the same
+        /// transaction (``recordForeign(_:receipt:)``).
+        var receipt: IngestReceipt?
     }
 
     /// Enqueues `event`, assigning its seq and run; never waits on I/O.

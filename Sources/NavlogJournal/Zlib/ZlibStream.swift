@@ -201,6 +201,45 @@ public final class Inflater {
         }
     }
 
+    /// Inflates one complete stream of unknown size, such as a gzip request body; returns nil
+    /// as soon as the output would pass `limit` bytes (a "zip bomb" costs `limit`, no more).
+    /// Throws when the stream is damaged, truncated, or followed by other bytes.
+    public func decompress(_ input: [UInt8], limit: Int, context: String) throws -> [UInt8]? {
+        try check(inflateReset(stream), context)
+        var output: [UInt8] = []
+        output.reserveCapacity(min(limit, max(4096, input.count * 4)))
+        let chunk = 65_536
+        var chunkBuffer = [UInt8](repeating: 0, count: chunk)
+        return try input.withUnsafeBufferPointer { source -> [UInt8]? in
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+            stream.pointee.avail_in = UInt32(source.count)
+            while true {
+                let (code, produced) = chunkBuffer.withUnsafeMutableBufferPointer { target -> (Int32, Int) in
+                    stream.pointee.next_out = target.baseAddress
+                    stream.pointee.avail_out = UInt32(target.count)
+                    let code = inflate(stream, Z_NO_FLUSH)
+                    return (code, target.count - Int(stream.pointee.avail_out))
+                }
+                if output.count + produced > limit { return nil }
+                output.append(contentsOf: chunkBuffer[0..<produced])
+                switch code {
+                case Z_STREAM_END:
+                    guard stream.pointee.avail_in == 0 else {
+                        throw ZlibError(code: Z_DATA_ERROR, message: "\(stream.pointee.avail_in) bytes follow the end of the stream", context: context)
+                    }
+                    return output
+                case Z_OK:
+                    continue
+                case Z_BUF_ERROR where stream.pointee.avail_in == 0:
+                    throw ZlibError(code: Z_BUF_ERROR, message: "the stream is truncated", context: context)
+                default:
+                    let message = stream.pointee.msg.map { String(cString: $0) } ?? "inflate failed"
+                    throw ZlibError(code: code, message: message, context: context)
+                }
+            }
+        }
+    }
+
     private func check(_ code: Int32, _ context: String) throws {
         guard code != Z_OK else { return }
         let message = stream.pointee.msg.map { String(cString: $0) } ?? ""

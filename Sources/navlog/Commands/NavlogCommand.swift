@@ -24,6 +24,7 @@ struct NavlogCommand: ParsableCommand {
             CommandNode(ExportCommand.self),
             CommandNode(VerifyCommand.self),
             CommandNode(SessionsCommand.self),
+            CommandNode(PushCommand.self),
             CommandNode(DemoCommand.self),
             CommandNode(CompletionsCommand.self),
             CommandNode(ManPageCommand.self),

@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+
+/// The counters of `POST /v1/ingest`, rendered on `/metrics`:
+/// `navlog_ingest_events_total{result="accepted|refused|duplicate"}` (duplicate: events of a
+/// retried request whose key was already committed, not journaled again) and
+/// `navlog_ingest_requests_limited_total{limit="rate|sessions"}`.
+public final class IngestMetrics: Sendable {
+    private struct Counters {
+        var accepted: UInt64 = 0
+        var refused: UInt64 = 0
+        var duplicate: UInt64 = 0
+        var limited: [String: UInt64] = [:]
+    }
+
+    private let counters = Mutex(Counters())
+
+    public init() {}
+
+    func record(accepted: Int, refused: Int) {
+        counters.withLock {
+            $0.accepted += UInt64(accepted)
+            $0.refused += UInt64(refused)
+        }
+    }
+
+    func recordDuplicate(_ count: Int) { counters.withLock { $0.duplicate += UInt64(count) } }
+
+    func recordLimited(_ limit: String) { counters.withLock { $0.limited[limit, default: 0] += 1 } }
+
+    /// Events accepted so far.
+    public var accepted: UInt64 { counters.withLock { $0.accepted } }
+
+    /// Returns the metrics in Prometheus text format.
+    public func render() -> String {
+        let counters = self.counters.withLock { $0 }
+        var text = "# HELP navlog_ingest_events_total Events sent to POST /v1/ingest, by result.\n"
+        text += "# TYPE navlog_ingest_events_total counter\n"
+        for (result, value) in [("accepted", counters.accepted), ("duplicate", counters.duplicate), ("refused", counters.refused)] {
+            text += "navlog_ingest_events_total{result=\"\(result)\"} \(value)\n"
+        }
+        text += "# HELP navlog_ingest_requests_limited_total Ingest requests answered 429, by the limit they hit.\n"
+        text += "# TYPE navlog_ingest_requests_limited_total counter\n"
+        for limit in ["rate", "sessions"] {
+            text += "navlog_ingest_requests_limited_total{limit=\"\(limit)\"} \(counters.limited[limit] ?? 0)\n"
+        }
+        return text
+    }
+}

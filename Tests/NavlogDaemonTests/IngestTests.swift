@@ -1,0 +1,244 @@
+import Foundation
+import NavlogEvents
+import NavlogJournal
+import NavlogTestSupport
+import XCTest
+
+/// `POST /v1/ingest`: events recorded elsewhere keep their run, session, session seq, cause,
+/// times and payload; each bad line is refused alone with its number; keys make retries safe.
+final class IngestTests: XCTestCase {
+    func testEventsKeepTheirFieldsAndTheirRunGetsTheSourceLabel() throws {
+        let daemon = try DaemonHarness(self)
+        let sent = remoteEvents(count: 40, run: "r-phone-1")
+        let answer = try daemon.ingest(ndjson(sent), query: "source=phone-7")
+        XCTAssertEqual(answer.status, 200, answer.body)
+        XCTAssertEqual(answer.json, ["accepted": 40, "refused": 0, "refusals": []])
+        let stored = try daemon.committedEvents().filter { $0.run == "r-phone-1" }
+        // The journal numbers them in order; every other field is the sender's.
+        XCTAssertEqual(stored.map(\.seq), Array(stored[0].seq..<(stored[0].seq + 40)))
+        assertEventsEqual(stored, numbered(sent, firstSeq: stored[0].seq, run: "r-phone-1"))
+        let run = try XCTUnwrap(JournalReader(paths: [daemon.directory + "/journal"]).runs().first { $0.id == "r-phone-1" })
+        XCTAssertEqual(run.labels, ["source": "phone-7"])
+    }
+
+    func testIngestedEventsReachTheLiveStreamNumberedAndInOrder() throws {
+        let daemon = try DaemonHarness(self)
+        let stream = try EventStream(daemon, "/v1/events?format=sse&session=s-2", subscribers: 1)
+        let sent = remoteEvents(count: 30, run: "r-phone-2")
+        XCTAssertEqual(try daemon.ingest(ndjson(sent), query: "source=phone-8").status, 200)
+        let expected = sent.filter { $0.session == "s-2" }.count
+        let streamed = try stream.read { $0.count >= expected }
+        stream.stop()
+        // As the journal numbered and stored them, with their cursors as ids.
+        let stored = try daemon.committedEvents().filter { $0.run == "r-phone-2" && $0.session == "s-2" }
+        XCTAssertEqual(streamed.count, expected)
+        XCTAssertEqual(streamed.compactMap { $0.event["seq"]?.intValue }, stored.map { Int64($0.seq) })
+        XCTAssertEqual(streamed.map { $0.event["run"]?.stringValue }, Array(repeating: "r-phone-2", count: expected))
+        XCTAssertEqual(streamed.map(\.id), streamed.map { $0.event["cursor"]?.stringValue })
+        XCTAssertEqual(streamed.compactMap { $0.event["session_seq"]?.intValue }, stored.map { Int64($0.sessionSeq) })
+    }
+
+    func testEachBadLineIsRefusedAloneWithItsNumberAndReason() throws {
+        let daemon = try DaemonHarness(self, overrides: ["ingest": ["max_line_bytes": 2000]])
+        let good = remoteEvents(count: 3, run: "r-ci-1")
+        let daemonRun = try XCTUnwrap(json(daemon.request("GET", "/v1/health").body)["run"]?.stringValue)
+        var wrongType = good[0].jsonObject().objectValue!
+        wrongType["session_seq"] = "three"
+        var missing = good[0].jsonObject().objectValue!
+        missing["session"] = nil
+        var unknown = good[0].jsonObject().objectValue!
+        unknown["colour"] = "red"
+        var own = good[0].jsonObject().objectValue!
+        own["run"] = .string(daemonRun)
+        var badTime = good[0].jsonObject().objectValue!
+        badTime["time"] = "yesterday"
+        var zeroSeq = good[0].jsonObject().objectValue!
+        zeroSeq["session_seq"] = 0
+        var badPayload = good[0].jsonObject().objectValue!
+        badPayload["payload"] = [1, 2]
+        let lines = [
+            good[0].jsonLine(),                                    // 1
+            "{\"run\": ",                                          // 2
+            "[1, 2, 3]",                                           // 3
+            JSONValue.object(wrongType).serialized(),              // 4
+            "",                                                    // 5 (blank: skipped, still counted)
+            JSONValue.object(missing).serialized(),                // 6
+            JSONValue.object(unknown).serialized(),                // 7
+            String(repeating: "x", count: 2001),                   // 8
+            JSONValue.object(own).serialized(),                    // 9
+            JSONValue.object(badTime).serialized(),                // 10
+            JSONValue.object(zeroSeq).serialized(),                // 11
+            JSONValue.object(badPayload).serialized(),             // 12
+            good[1].jsonLine(),                                    // 13
+            good[2].jsonLine(),                                    // 14
+        ]
+        let answer = try daemon.ingest(Array(lines.joined(separator: "\n").utf8))
+        XCTAssertEqual(answer.status, 200, answer.body)
+        XCTAssertEqual(answer.json["accepted"], 3)
+        XCTAssertEqual(answer.json["refused"], 10)
+        let refusals = try XCTUnwrap(answer.json["refusals"]?.arrayValue).map { "\($0["line"]!.intValue!): \($0["reason"]!.stringValue!)" }
+        XCTAssertEqual(refusals, [
+            "2: not JSON: invalid JSON at byte 8: unexpected end of input",
+            "3: not a JSON object",
+            "4: key 'session_seq' must be an integer of at least 1, got \"three\"",
+            "6: key 'session' is missing",
+            "7: unknown key 'colour'",
+            "8: the line is 2001 bytes, longer than ingest.max_line_bytes (2000)",
+            "9: key 'run' names the daemon's own run \(daemonRun)",
+            "10: key 'time' is not an RFC 3339 time: yesterday",
+            "11: key 'session_seq' must be an integer of at least 1, got 0",
+            "12: key 'payload' must be an object, got [1,2]",
+        ])
+        let stored = try daemon.committedEvents().filter { $0.run == "r-ci-1" }
+        XCTAssertEqual(stored.map(EventIdentity.init), good.map(EventIdentity.init))
+        XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        XCTAssertEqual(try daemon.metric(#"navlog_ingest_events_total{result="accepted"}"#), 3)
+        XCTAssertEqual(try daemon.metric(#"navlog_ingest_events_total{result="refused"}"#), 10)
+    }
+
+    func testAtomicRequestWithABadLineJournalsNothing() throws {
+        let daemon = try DaemonHarness(self)
+        let good = remoteEvents(count: 5, run: "r-ci-2")
+        let body = Array((good.prefix(3).map { $0.jsonLine() } + ["nope"] + good.suffix(2).map { $0.jsonLine() }).joined(separator: "\n").utf8)
+        let answer = try daemon.ingest(body, query: "source=ci&atomic=true")
+        XCTAssertEqual(answer.status, 422)
+        XCTAssertEqual(answer.json["error"], "refused_line")
+        XCTAssertEqual(answer.json["detail"]?.stringValue,
+                       "line 4: not JSON: invalid JSON at byte 0: invalid literal; atomic=true, so nothing was journaled (1 lines refused)")
+        XCTAssertEqual(try daemon.committedEvents().filter { $0.run == "r-ci-2" }, [])
+        XCTAssertEqual(try daemon.ingest(ndjson(good), query: "source=ci&atomic=true").json["accepted"], 5)
+        XCTAssertEqual(try daemon.ingest(body, query: "source=ci&atomic=maybe").json["detail"]?.stringValue,
+                       "atomic must be true or false, got \"maybe\"")
+    }
+
+    func testARetriedKeyIsAnsweredTheSameAndJournaledOnceAcrossARestart() throws {
+        let directory = freshDaemonDirectory()
+        let durable = journalSettings(directory, ["durability": "flush_per_request"])
+        let daemon = try DaemonHarness(self, overrides: ["journal": durable], directory: directory)
+        let events = remoteEvents(count: 25, run: "r-retry")
+        let body = ndjson(events) + Array("garbage\n".utf8)
+        let first = try daemon.ingest(body, headers: ["Idempotency-Key": "batch-1"])
+        XCTAssertEqual(first.status, 200, first.body)
+        XCTAssertNil(first.headers["idempotent-replayed"])
+        let second = try daemon.ingest(body, headers: ["Idempotency-Key": "batch-1"])
+        XCTAssertEqual(second.status, 200)
+        XCTAssertEqual(second.headers["idempotent-replayed"], "true")
+        XCTAssertEqual(second.body, first.body)
+        XCTAssertEqual(try daemon.metric(#"navlog_ingest_events_total{result="duplicate"}"#), 25)
+        XCTAssertEqual(daemon.terminate(), 0)
+
+        let restarted = try DaemonHarness(self, overrides: ["journal": durable], directory: directory)
+        let third = try restarted.ingest(body, headers: ["Idempotency-Key": "batch-1"])
+        XCTAssertEqual(third.headers["idempotent-replayed"], "true")
+        XCTAssertEqual(third.body, first.body)
+        let stored = try restarted.committedEvents().filter { $0.run == "r-retry" }
+        XCTAssertEqual(stored.map(EventIdentity.init), events.map(EventIdentity.init))
+        // A new key journals again: the key, not the content, says what is a retry.
+        XCTAssertEqual(try restarted.ingest(body, headers: ["Idempotency-Key": "batch-2"]).json["accepted"], 25)
+    }
+
+    func testAKeyOutsideTheWindowIsForgottenAtStart() throws {
+        let daemon = try DaemonHarness(self, overrides: ["ingest": ["idempotency_window_s": 60]])
+        let body = ndjson(remoteEvents(count: 2, run: "r-window"))
+        XCTAssertEqual(try daemon.ingest(body, headers: ["Idempotency-Key": "old"]).status, 200)
+        XCTAssertEqual(daemon.terminate(), 0)
+        // Two minutes later (the testing clock offset), the key is past the 60 s window.
+        let later = try DaemonHarness(self, overrides: ["ingest": ["idempotency_window_s": 60], "testing": ["wall_clock_offset_s": 120]],
+                                      directory: daemon.directory)
+        let again = try later.ingest(body, headers: ["Idempotency-Key": "old"])
+        XCTAssertNil(again.headers["idempotent-replayed"])
+        XCTAssertEqual(again.json["accepted"], 2)
+    }
+
+    func testBadHeadersAndQueriesAreRefusedByName() throws {
+        let daemon = try DaemonHarness(self)
+        let body = ndjson(remoteEvents(count: 2, run: "r-h"))
+        let missing = try daemon.ingest(body, query: "")
+        XCTAssertEqual(missing.status, 400)
+        XCTAssertEqual(missing.json["error"], "missing_source")
+        XCTAssertEqual(try daemon.ingest(body, query: "source=a%20b").json["detail"]?.stringValue,
+                       "source must be 1 to 64 letters, digits, '.', '_' or '-', got \"a b\"")
+        let spaced = try daemon.ingest(body, headers: ["Idempotency-Key": "two words"])
+        XCTAssertEqual(spaced.status, 400)
+        XCTAssertEqual(spaced.json["detail"]?.stringValue,
+                       "header Idempotency-Key must be 1 to 200 printable ASCII characters without spaces, got 9 bytes: 'two words'")
+        let long = try daemon.ingest(body, headers: ["Idempotency-Key": String(repeating: "k", count: 201)])
+        XCTAssertEqual(long.json["error"], "invalid_idempotency_key")
+        let encoding = try daemon.ingest(body, headers: ["Content-Encoding": "br"])
+        XCTAssertEqual(encoding.status, 415)
+        XCTAssertEqual(encoding.json["detail"]?.stringValue, "header Content-Encoding 'br' is not gzip or identity")
+        let empty = try daemon.ingest([])
+        XCTAssertEqual(empty.status, 400)
+        XCTAssertEqual(empty.json["error"], "missing_body")
+        // A refused request does not hold its key: the retry is taken.
+        XCTAssertEqual(try daemon.ingest(body, query: "", headers: ["Idempotency-Key": "k-1"]).status, 400)
+        XCTAssertEqual(try daemon.ingest(body, headers: ["Idempotency-Key": "k-1"]).json["accepted"], 2)
+    }
+
+    func testGzipBodiesInflateAndBadOnesAreRefused() throws {
+        let daemon = try DaemonHarness(self, overrides: ["ingest": ["max_inflated_bytes": 1_048_576]])
+        let events = remoteEvents(count: 200, run: "r-gz")
+        let compressed = try gzip(ndjson(events))
+        XCTAssertEqual(try daemon.ingest(compressed, headers: ["Content-Encoding": "gzip"]).json["accepted"], 200)
+        let damaged = try daemon.ingest(Array("not gzip at all".utf8), headers: ["Content-Encoding": "gzip"])
+        XCTAssertEqual(damaged.status, 400)
+        XCTAssertEqual(damaged.json["error"], "bad_gzip")
+        XCTAssertTrue(damaged.json["detail"]?.stringValue?.hasPrefix("Content-Encoding: gzip, but the body does not inflate:") == true, damaged.body)
+        let truncated = try daemon.ingest(Array(compressed.prefix(compressed.count / 2)), headers: ["Content-Encoding": "gzip"])
+        XCTAssertEqual(truncated.status, 400)
+        XCTAssertTrue(truncated.body.contains("the stream is truncated"), truncated.body)
+        // 64 MiB of zeros gzip to about 64 KB: refused once the inflation passes 1 MiB.
+        let bomb = try gzip([UInt8](repeating: 0x20, count: 64 << 20))
+        XCTAssertLessThan(bomb.count, 65_536)
+        let refused = try daemon.ingest(bomb, headers: ["Content-Encoding": "gzip"])
+        XCTAssertEqual(refused.status, 413)
+        XCTAssertEqual(refused.json["detail"]?.stringValue,
+                       "the body inflates past ingest.max_inflated_bytes (1048576 bytes); send fewer events per request")
+        XCTAssertEqual(try daemon.request("GET", "/v1/health").status, 200)
+        XCTAssertEqual(try daemon.committedEvents().filter { $0.run == "r-gz" }.count, 200)
+    }
+
+    func testPerClientLimitsAnswer429WithRetryAfter() throws {
+        let daemon = try DaemonHarness(self, overrides: ["ingest": ["events_per_second": 10, "max_open_sessions": 3]])
+        // A bucket of 10 a second: 20 events overdraw it, so the next request waits about 1 s.
+        let events = remoteEvents(count: 20, run: "r-rate", sessions: 1)
+        XCTAssertEqual(try daemon.ingest(ndjson(events), query: "source=busy").json["accepted"], 20)
+        let limited = try daemon.ingest(ndjson(events), query: "source=busy")
+        XCTAssertEqual(limited.status, 429)
+        XCTAssertEqual(limited.json["error"], "ingest_limit")
+        XCTAssertEqual(Int(limited.headers["retry-after"] ?? ""), 1)
+        // Other clients have their own limits.
+        XCTAssertEqual(try daemon.ingest(ndjson(events), query: "source=calm").status, 200)
+        // Open sessions: 3 at most per client; a session.end closes one.
+        func start(_ session: String, kind: EventKind = .sessionStart, seq: UInt64 = 1) -> Event {
+            Event(wallNanoseconds: 1_800_000_000_000_000_000, monotonicNanoseconds: 1, run: "r-sessions", session: session, sessionSeq: seq,
+                  kind: kind, subject: "Session#1")
+        }
+        XCTAssertEqual(try daemon.ingest(ndjson(["a", "b", "c"].map { start($0) }), query: "source=many").status, 200)
+        let fourth = try daemon.ingest(ndjson([start("d")]), query: "source=many")
+        XCTAssertEqual(fourth.status, 429)
+        XCTAssertEqual(fourth.json["detail"]?.stringValue,
+                       "source 'many' has 3 open sessions and this request opens 1 more, past ingest.max_open_sessions (3); end sessions or retry later")
+        XCTAssertEqual(try daemon.ingest(ndjson([start("a", kind: .sessionEnd, seq: 2), start("d")]), query: "source=many").status, 200)
+        XCTAssertEqual(try daemon.metric(#"navlog_ingest_requests_limited_total{limit="rate"}"#), 1)
+        XCTAssertEqual(try daemon.metric(#"navlog_ingest_requests_limited_total{limit="sessions"}"#), 1)
+    }
+
+    func testTheTokenIsRequiredAsForEveryEndpoint() throws {
+        let daemon = try DaemonHarness(self, overrides: ["auth": ["token": "ingest-token-0123456789"]], token: "ingest-token-0123456789")
+        let body = ndjson(remoteEvents(count: 2, run: "r-token"))
+        XCTAssertEqual(try daemon.ingest(body).status, 401)
+        XCTAssertEqual(try daemon.ingest(body, token: "ingest-token-0123456789").status, 200)
+    }
+
+    func testUnderFlushPerRequestTheAnswerComesAfterTheCommit() throws {
+        // A flush interval of a minute: only the request's own flush can have committed them.
+        let directory = freshDaemonDirectory()
+        let daemon = try DaemonHarness(self, overrides: ["journal": journalSettings(directory, ["durability": "flush_per_request", "flush_interval_ms": 60000])],
+                                       directory: directory)
+        let events = remoteEvents(count: 30, run: "r-durable")
+        XCTAssertEqual(try daemon.ingest(ndjson(events)).status, 200)
+        let stored = try JournalReader(paths: [daemon.directory + "/journal"]).allEvents().filter { $0.run == "r-durable" }
+        XCTAssertEqual(stored.count, 30)
+    }
+}
