@@ -43,7 +43,7 @@ final class MissingRowsCommandTests: XCTestCase {
             ("kind", ["references from events to rows missing from table kind: ids 1, 2, 3, 4, 5"]),
             ("string", ["references from events to rows missing from table string: ids 1, 2, 3, 4, 5"]),
             ("meta", ["table meta lacks format, created_at_ns, first_seq, run"]),
-            ("migration", ["table migration holds 0 of the 2 schema steps the file's version counts"]),
+            ("migration", ["table migration holds 0 of the 3 schema steps the file's version counts"]),
             ("block", ["event index rows point at no block", "closed with", "seq gap not accounted for by any journal.dropped record"]),
             ("event", ["event index rows disagree"]),
         ]

@@ -45,7 +45,7 @@ final class MissingRowsTests: XCTestCase {
             ("string", " (seq 1...1000): 1950 references from events to rows missing from table string: ids 1, 2, 3, 4, 5 and 13 more",
              "block 1 refers to unknown string 1"),
             ("meta", ": table meta lacks format, created_at_ns, first_seq, run", nil),
-            ("migration", ": table migration holds 0 of the 2 schema steps the file's version counts", nil),
+            ("migration", ": table migration holds 0 of the 3 schema steps the file's version counts", nil),
         ]
         for expectation in expectations {
             let (directory, file) = try makeJournal()
