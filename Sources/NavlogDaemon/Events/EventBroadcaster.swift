@@ -26,6 +26,9 @@ public final class EventBroadcaster: JournalObserver {
         self.redactor = redactor
     }
 
+    /// Whether any subscription is open (one atomic load).
+    public var isObserving: Bool { subscriptionCount.load(ordering: .acquiring) > 0 }
+
     /// Redacts `event` for the stream when someone subscribes; runs on the recording thread,
     /// before the writer's lock. Most events carry nothing private and skip the redactor's copy.
     public func prepare(_ event: Event) -> Event? {

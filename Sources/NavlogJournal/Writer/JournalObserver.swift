@@ -7,6 +7,10 @@ import NavlogEvents
 /// gave the event its seq. Deliveries therefore follow seq order exactly, whichever thread
 /// recorded, and a watcher that resumes from a seq misses nothing and repeats nothing.
 public protocol JournalObserver: AnyObject, Sendable {
+    /// Whether anyone is watching now: cheap (an atomic load), checked on every event. While
+    /// it is false the writer neither prepares nor delivers, nor keeps a copy of the event.
+    var isObserving: Bool { get }
+
     /// Returns the form of `event` to deliver (it has its run, but no seq yet), or nil when
     /// nobody is watching.
     func prepare(_ event: Event) -> Event?

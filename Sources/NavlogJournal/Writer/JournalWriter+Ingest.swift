@@ -22,7 +22,7 @@ extension JournalWriter {
                               receipt: IngestReceipt? = nil) throws -> ClosedRange<UInt64>? {
         guard !events.isEmpty else { return nil }
         let observer = observer.load()?.observer
-        let prepared = observer.map { observer in events.map { observer.prepare($0) } } ?? []
+        let prepared = observer.map { observer in observer.isObserving ? events.map { observer.prepare($0) } : [] } ?? []
         var queued: [QueuedEvent] = []
         queued.reserveCapacity(events.count)
         var lastRun = ""
@@ -50,11 +50,11 @@ extension JournalWriter {
             queued[queued.count - 1].receipt = receipt?.assigning(firstSeq: seqs.lowerBound, lastSeq: seqs.upperBound)
             pending.append(contentsOf: queued)
             if pending.count >= configuration.batchSize { lock.signal(Self.workAvailable) }
-            if let observer {
+            if let observer, observer.isObserving {
                 for index in events.indices {
                     var numbered = events[index]
                     numbered.seq = seqs.lowerBound + UInt64(index)
-                    let wake = observer.deliver(numbered, prepared: prepared[index].map { prepared in
+                    let wake = observer.deliver(numbered, prepared: prepared.isEmpty ? nil : prepared[index].map { prepared in
                         var copy = prepared
                         copy.seq = numbered.seq
                         return copy

@@ -131,8 +131,9 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
         var event = event
         event.run = runID
         let observer = observer.load()?.observer
-        let prepared = observer?.prepare(event)
-        let observed = observer == nil ? nil : event
+        let isObserved = observer?.isObserving ?? false
+        let prepared = isObserved ? observer?.prepare(event) : nil
+        let observed = isObserved ? event : nil
         // The payload is encoded here, on the recording thread, while it is in this core's
         // cache: the writer thread then copies bytes instead of walking dictionaries another
         // core built, and the payload's storage is freed by the thread that made it. Events
@@ -167,16 +168,29 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
             nextSeq += 1
             pending.append(QueuedEvent(event: event, encodedPayload: encoded))
             if pending.count == configuration.batchSize { lock.signal(Self.workAvailable) }
-            if let observer, var observed {
-                observed.seq = event.seq
-                wake = observer.deliver(observed, prepared: prepared.map { prepared in
-                    var numbered = prepared
-                    numbered.seq = event.seq
-                    return numbered
+            if let observer, observer.isObserving {
+                // Someone began watching since the check above: the payload, encoded by now,
+                // is read back (rarely) so that they miss nothing.
+                var numbered = observed ?? Self.restoringPayload(of: event, from: encoded)
+                numbered.seq = event.seq
+                wake = observer.deliver(numbered, prepared: prepared.map { prepared in
+                    var copy = prepared
+                    copy.seq = event.seq
+                    return copy
                 })
             }
         }
         wake?()
+    }
+
+    /// `event` with the payload `encoded` holds (``ByteWriter/writeJSON(_:)``), when it was
+    /// encoded and taken out.
+    static func restoringPayload(of event: Event, from encoded: [UInt8]?) -> Event {
+        guard let encoded else { return event }
+        var restored = event
+        var reader = ByteReader(encoded)
+        restored.payload = (try? reader.readJSON()) ?? .null
+        return restored
     }
 
     /// Hands every event recorded from now on, numbered, to `observer`, in seq order (see
