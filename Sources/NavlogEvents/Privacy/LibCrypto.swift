@@ -18,9 +18,19 @@ package enum LibCrypto {
     /// The length of a SHA-256 digest (and of an HMAC-SHA256 tag) in bytes.
     package static let sha256ByteCount = 32
 
+    /// Initializes libcrypto once, before its first use here, with `OPENSSL_INIT_NO_ATEXIT`: by
+    /// default its first use registers `OPENSSL_cleanup` with `atexit`, and `exit` then frees
+    /// every thread's OpenSSL state while threads that used it may still be ending. The journal
+    /// writer's thread hashes private values (HMAC) and is not joined: when it was still
+    /// tearing down its thread-local OpenSSL state as `navlog explore tabs` called `exit`, both
+    /// freed the same blocks and glibc aborted (`malloc_consolidate(): unaligned fastbin chunk
+    /// detected`). The process's end gives the memory back anyway.
+    private static let initialized: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
+
     /// Returns the SHA-256 digest of `bytes` (32 bytes).
     package static func sha256(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        withContiguousBytes(of: bytes) { data, count in
+        check(initialized, "OPENSSL_init_crypto")
+        return withContiguousBytes(of: bytes) { data, count in
             var digest = [UInt8](repeating: 0, count: sha256ByteCount)
             var digestCount: UInt32 = 0
             let isDone = digest.withUnsafeMutableBufferPointer { output in
@@ -33,7 +43,8 @@ package enum LibCrypto {
 
     /// Returns the HMAC-SHA256 tag of `message` under `key` (32 bytes).
     package static func hmacSHA256(key: [UInt8], message: some Sequence<UInt8>) -> [UInt8] {
-        withContiguousBytes(of: key) { keyBytes, keyCount in
+        check(initialized, "OPENSSL_init_crypto")
+        return withContiguousBytes(of: key) { keyBytes, keyCount in
             withContiguousBytes(of: message) { data, count in
                 var tag = [UInt8](repeating: 0, count: sha256ByteCount)
                 var tagCount: UInt32 = 0
