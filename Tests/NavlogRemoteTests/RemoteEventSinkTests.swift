@@ -83,12 +83,20 @@ final class RemoteEventSinkTests: XCTestCase {
         let stored = try delivered(daemon, run: sink.spool.runID)
         let records = stored.filter { $0.kind == .journalDropped && $0.session == RemoteEventSink.bookkeepingSession }
         let lost = records.compactMap { $0.payload["count"]?.intValue }.reduce(0, +)
-        let received = stored.filter { $0.session != RemoteEventSink.bookkeepingSession }
+        let bookkeeping: Set = [RemoteEventSink.bookkeepingSession, JournalWriter.bookkeepingSession]
+        let received = stored.filter { !bookkeeping.contains($0.session) }
+        // A spool whose queue is full drops rather than blocks the recording thread (a loaded
+        // host's writer thread can fall behind 150,000 quick records); those are counted too.
+        let queueDrops = Int(sink.spool.metrics.eventsDropped)
         XCTAssertGreaterThan(lost, 0, "\(sink.statistics)")
-        XCTAssertEqual(received.count + Int(lost), total)
+        XCTAssertEqual(received.count + Int(lost) + queueDrops, total, "\(sink.statistics), \(queueDrops) dropped from the queue")
         XCTAssertEqual(UInt64(lost), sink.statistics.eventsLostFromSpool)
-        // What arrived is the newest part, in order.
-        let newest = makeEvents(count: total, sessions: 50).suffix(received.count)
-        XCTAssertEqual(received.map { "\($0.session)#\($0.sessionSeq)" }, newest.map { "\($0.session)#\($0.sessionSeq)" })
+        // What arrived is from the newest part, in the order it was recorded.
+        let events = makeEvents(count: total, sessions: 50).map { "\($0.session)#\($0.sessionSeq)" }
+        let position = Dictionary(uniqueKeysWithValues: events.enumerated().map { ($1, $0) })
+        let positions = received.compactMap { position["\($0.session)#\($0.sessionSeq)"] }
+        XCTAssertEqual(positions.count, received.count, "every event received was recorded")
+        XCTAssertEqual(positions, positions.sorted(), "in the order recorded")
+        XCTAssertGreaterThanOrEqual(positions.first ?? total, Int(lost), "the oldest went first")
     }
 }
