@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NavlogDaemon
 import NavlogEvents
 import NavlogHTTPClient
@@ -149,10 +150,9 @@ enum IngestBenchmark {
 }
 
 /// Failures reported by the load threads.
-private final class FailureList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
+private final class FailureList: Sendable {
+    private let items = Mutex<[String]>([])
 
-    func add(_ text: String) { lock.withLock { items.append(text) } }
-    var first: String? { lock.withLock { items.first } }
+    func add(_ text: String) { items.withLock { $0.append(text) } }
+    var first: String? { items.withLock { $0.first } }
 }
