@@ -32,10 +32,9 @@ public final class Deflater {
         stream.initialize(to: z_stream())
         let code = deflateInit2_(stream, level, Z_DEFLATED, format.windowBits, memoryLevel, Z_DEFAULT_STRATEGY,
                                  ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard code == Z_OK else {
-            stream.deallocate()
-            throw ZlibError(code: code, message: "", context: "deflateInit2")
-        }
+        // Every stored property is set, so a throw here runs `deinit`, which frees `stream`
+        // (and skips `deflateEnd`, as the stream is not open): freeing it here too freed it twice.
+        guard code == Z_OK else { throw ZlibError(code: code, message: "", context: "deflateInit2") }
         isOpen = true
     }
 
@@ -111,10 +110,8 @@ public final class Inflater {
         self.format = format
         stream.initialize(to: z_stream())
         let code = inflateInit2_(stream, format.windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
-        guard code == Z_OK else {
-            stream.deallocate()
-            throw ZlibError(code: code, message: "", context: "inflateInit2")
-        }
+        // As in `Deflater.init`: a throw here runs `deinit`, which frees `stream`.
+        guard code == Z_OK else { throw ZlibError(code: code, message: "", context: "inflateInit2") }
         isOpen = true
     }
 
