@@ -120,6 +120,35 @@ while let argument = arguments.popFirst() {
 
 func line(_ text: String) { print(text) }
 
+/// Stops with status 2: something the run needs is not installed.
+func missing(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("navlog-bench: \(message)\n".utf8))
+    exit(2)
+}
+
+// The report and explore parts need DuckDB (baseline C) from scripts/bench_duckdb.py: say so
+// now, with the command that installs it, rather than minutes later through an error of the script.
+if (reportEventCount > 0 || exploreSessions > 0) && !isConsoleOnly && !isOnlyIngest {
+    var status: Int32 = 0
+    var pid = pid_t()
+    let words: [String] = ["python3", "-c", "import duckdb"]
+    let argv = words.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    // Python's own traceback would only repeat the message below.
+    var quiet = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&quiet)
+    defer { posix_spawn_file_actions_destroy(&quiet) }
+    posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0)
+    if posix_spawnp(&pid, "python3", &quiet, nil, argv, environ) != 0 {
+        missing("python3 is not on PATH; the report part's DuckDB baseline needs it (scripts/setup installs it)")
+    }
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    if status != 0 {
+        missing("the duckdb Python package is missing (the report and explore parts compare against it): "
+            + "run scripts/bench, which installs it, or python3 -m pip install duckdb; --report-events 0 --explore-sessions 0 skip those parts")
+    }
+}
+
 let root = keptDirectory ?? NSTemporaryDirectory() + "navlog-bench-\(getpid())"
 // The run starts from an empty root. A kept directory is emptied only when an earlier
 // --keep made it (it holds the marker), so a mistyped path never loses anyone's files.
