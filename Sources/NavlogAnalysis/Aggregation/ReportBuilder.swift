@@ -33,18 +33,29 @@ public struct ReportBuilder {
     private var openSharingNames: [SessionKey: TrackerBox] = [:]
     /// Sessions that are open and filtered out; their events are skipped.
     private var excluded: Set<SessionKey> = []
-    private var total: FlowAggregates
-    /// label → value → aggregates.
-    private var breakdown: [String: [String: FlowAggregates]] = [:]
+    /// The aggregates of the sessions folded so far; with a ``BackgroundFolder``, filled in
+    /// by ``finish()``.
+    private var folding: SessionFolding
+    /// Folds finished sessions on a thread of its own, when the builder was made so.
+    private let folder: BackgroundFolder?
     /// The apps of every `session.start` read, filtered out or not.
     private var appsRead: Set<String> = []
 
     /// A builder for events with `snapshots` in the given form; a journal reader that delivers
     /// ``digestibleMembers`` as digests saves most of the work of reading snapshots.
     public init(options: ReportOptions = ReportOptions(), snapshots: SnapshotForm = .values) {
+        self.init(options: options, snapshots: snapshots, foldsInBackground: false)
+    }
+
+    /// A builder that, with `foldsInBackground`, folds finished sessions into the aggregates
+    /// on a thread of its own (``BackgroundFolder``), in the same order: for a reader that
+    /// hands it events from another thread, so the work is spread over more cores. Such a
+    /// builder must not be copied before ``finish()``, since the copies would share the thread.
+    init(options: ReportOptions, snapshots: SnapshotForm, foldsInBackground: Bool) {
         self.options = options
         self.snapshots = snapshots
-        self.total = FlowAggregates(options: options)
+        self.folding = SessionFolding(options: options)
+        self.folder = foldsInBackground ? BackgroundFolder(options: options) : nil
     }
 
     /// The payload members, per event kind, that the builder reads only to tell values apart:
@@ -109,6 +120,8 @@ public struct ReportBuilder {
         openSharingNames.removeAll()
         last = nil
         excluded.removeAll()
+        if let folder { folding = folder.finish() }
+        let total = folding.total
         var summary = total.summary
         summary.appsRead = appsRead.sorted()
         return FlowReport(
@@ -128,7 +141,7 @@ public struct ReportBuilder {
             breakdown: options.breakdownLabels.map { label in
                 BreakdownFigure(
                     label: label,
-                    values: (breakdown[label] ?? [:]).sorted { $0.key < $1.key }.map { $0.value.breakdownValue(named: $0.key) }
+                    values: (folding.breakdown[label] ?? [:]).sorted { $0.key < $1.key }.map { $0.value.breakdownValue(named: $0.key) }
                 )
             }
         )
@@ -137,23 +150,19 @@ public struct ReportBuilder {
     /// The kept dwell samples per screen type and time-to-convert samples per funnel (in
     /// option order), for the statistical comparison of `navlog diff`; read after ``finish()``.
     var durationSamples: (dwell: [String: DurationReservoir], timeToConvert: [DurationReservoir], load: [String: FlowAggregates.LoadTally]) {
-        (total.dwell, total.funnels.map(\.timeToConvert), total.loads)
+        (folding.total.dwell, folding.total.funnels.map(\.timeToConvert), folding.total.loads)
     }
 
     /// The aggregates of every included session, for `navlog diff`'s session-level tests;
     /// read after ``finish()``.
-    var totals: FlowAggregates { total }
+    var totals: FlowAggregates { folding.total }
 
     // MARK: - Sessions
 
     private mutating func fold(_ tracker: SessionTracker) {
         var tracker = tracker
         let record = tracker.finish()
-        total.add(record)
-        for label in options.breakdownLabels {
-            let value = record.labels[label] ?? "(none)"
-            breakdown[label, default: [:]][value, default: FlowAggregates(options: options, isCoreOnly: true)].add(record)
-        }
+        if let folder { folder.add(record) } else { folding.add(record) }
     }
 
     /// Whether a session whose first event is `event` passes the filters. The app is known

@@ -36,7 +36,7 @@ extension FlowReport {
     public static func read(
         journals paths: [String], options: ReportOptions = ReportOptions(), progress: (JournalReadProgress) -> Void = { _ in }
     ) throws -> JournalAnalysis<FlowReport> {
-        var builder = ReportBuilder(options: options, snapshots: .digests)
+        var builder = ReportBuilder(options: options, snapshots: .digests, foldsInBackground: true)
         var filter = EventFilter()
         filter.digestedMembers = ReportBuilder.digestibleMembers
         filter.envelopeOnlyKinds = ReportBuilder.envelopeOnlyKinds
