@@ -19,6 +19,10 @@ public final class JournalUploader {
         case sent(events: Int, refusedLines: Int, isReplayed: Bool)
         /// The daemon did not take the batch; retry the step, after `retryAfter` seconds if given.
         case retry(reason: String, retryAfter: Double?)
+        /// With ``reportsGaps``: these seqs were missing between the events sent, and no
+        /// `journal.dropped` record of the journal's writer accounts for them, so they were
+        /// removed before they were sent (a spool's retention took their files).
+        case lost(seqs: ClosedRange<UInt64>)
     }
 
     public let directory: String
@@ -28,9 +32,24 @@ public final class JournalUploader {
     public private(set) var state: UploadState
     /// Events per request at most; halved when the daemon answers 413.
     public private(set) var batchSize: Int
+    /// Whether seqs missing between the events sent are reported as ``Step/lost(seqs:)``,
+    /// unless a `journal.dropped` record of the writer accounts for them (its queue was full:
+    /// those seqs were never written). In a spool (``RemoteEventSink``) the rest is files its
+    /// retention removed unsent. Off for `navlog push`, which sends what a journal holds.
+    public var reportsGaps = false
+    /// Seqs missing between events sent, not (yet) accounted for by a writer's record, which
+    /// comes after them: a gap is reported once the upload is idle or far past it.
+    private var unexplainedGaps: [ClosedRange<UInt64>] = []
+    /// How far past a gap the upload goes before the gap is reported: a writer commits its
+    /// record of dropped seqs with the events after them, well within this.
+    static let gapSettlingDistance: UInt64 = 1 << 16
     private var iterator: JournalEventIterator?
     /// The seq after which ``iterator`` continues.
     private var iteratorAfter: UInt64 = .max
+    /// The batch in flight as read: its retries post it from here, since its files may go
+    /// (a spool's retention) before the daemon answers, and a batch the daemon may already
+    /// have taken must be retried under its key, not counted lost.
+    private var inflightEvents: [Event] = []
 
     /// Creates an uploader of `directory`, resuming from the state at `statePath` (or from
     /// `state`, when given; it is saved there).
@@ -70,9 +89,13 @@ public final class JournalUploader {
     /// committed events after the state's seq. Throws when the daemon refuses the batch for
     /// good (``RemoteError/refused(status:reason:seqs:)``) or the state cannot be saved.
     public func step() throws -> Step {
+        if let settled = settledGap(isIdle: false) { return .lost(seqs: settled) }
         let events = try nextBatch()
         guard let first = events.first, let last = events.last else {
-            guard let lost = state.inflight else { return .idle }
+            guard let lost = state.inflight else {
+                if let settled = settledGap(isIdle: true) { return .lost(seqs: settled) }
+                return .idle
+            }
             // Its files were removed (a spool's retention) before the daemon acknowledged it.
             state.inflight = nil
             try saveState()
@@ -83,6 +106,7 @@ public final class JournalUploader {
             state.inflight = seqs
             try saveState()
         }
+        inflightEvents = events
         var body: [UInt8] = []
         body.reserveCapacity(events.count * 320)
         for event in events {
@@ -91,7 +115,9 @@ public final class JournalUploader {
         }
         switch client.post(body, key: Self.idempotencyKey(run: first.run, seqs: seqs)) {
         case .accepted(let accepted, let refused, let isReplayed, _):
+            if reportsGaps { noteGaps(in: events, after: state.after) }
             state = UploadState(after: seqs.upperBound)
+            inflightEvents = []
             try saveState()
             return .sent(events: accepted, refusedLines: refused, isReplayed: isReplayed)
         case .retry(let reason, let retryAfter):
@@ -101,6 +127,7 @@ public final class JournalUploader {
             // Nothing of it was journaled: a smaller batch may take its place under its own key.
             batchSize = max(1, events.count / 2)
             state.inflight = nil
+            inflightEvents = []
             try saveState()
             iteratorAfter = .max
             return .retry(reason: reason, retryAfter: 0)
@@ -109,11 +136,48 @@ public final class JournalUploader {
         }
     }
 
+    /// Notes the seqs missing before and between `events` (sent after seq `after`), and drops
+    /// the missing seqs their writer's `journal.dropped` records account for.
+    private func noteGaps(in events: [Event], after: UInt64) {
+        var previous = after
+        for event in events {
+            if event.seq > previous + 1 { unexplainedGaps.append((previous + 1)...(event.seq - 1)) }
+            previous = event.seq
+            if event.kind == .journalDropped, event.session == JournalWriter.bookkeepingSession,
+                let first = event.payload["first_seq"]?.intValue, let last = event.payload["last_seq"]?.intValue, first >= 0, last >= first
+            {
+                let dropped = UInt64(first)...UInt64(last)
+                unexplainedGaps = unexplainedGaps.flatMap { gap -> [ClosedRange<UInt64>] in
+                    guard gap.overlaps(dropped) else { return [gap] }
+                    var rest: [ClosedRange<UInt64>] = []
+                    if gap.lowerBound < dropped.lowerBound { rest.append(gap.lowerBound...(dropped.lowerBound - 1)) }
+                    if gap.upperBound > dropped.upperBound { rest.append((dropped.upperBound + 1)...gap.upperBound) }
+                    return rest
+                }
+            }
+        }
+    }
+
+    /// The oldest unexplained gap once no record can account for it any more: the upload is
+    /// idle (everything committed was read), or far past it; taken off the list.
+    private func settledGap(isIdle: Bool) -> ClosedRange<UInt64>? {
+        guard let oldest = unexplainedGaps.first,
+            isIdle || state.after > oldest.upperBound + Self.gapSettlingDistance
+        else { return nil }
+        unexplainedGaps.removeFirst()
+        return oldest
+    }
+
     /// The events of the batch in flight, or the next committed ones.
     private func nextBatch() throws -> [Event] {
+        if let inflight = state.inflight, inflightEvents.first?.seq == inflight.lowerBound, inflightEvents.last?.seq == inflight.upperBound {
+            return inflightEvents
+        }
+        inflightEvents = []
         let after = state.inflight.map { $0.lowerBound - 1 } ?? state.after
         let limit = state.inflight.map { Int($0.upperBound - $0.lowerBound + 1) } ?? batchSize
-        if iteratorAfter != after || iterator == nil {
+        let isReused = iteratorAfter == after && iterator != nil
+        if !isReused {
             var filter = EventFilter()
             filter.after = JournalCursor("nl1-" + String(after, radix: 36))
             iterator = JournalReader(paths: [directory]).events(matching: filter)
@@ -123,6 +187,13 @@ public final class JournalUploader {
         while events.count < limit, let event = try iterator!.next() {
             if let inflight = state.inflight, event.seq > inflight.upperBound { break }
             events.append(event)
+        }
+        if events.isEmpty && isReused {
+            // An iterator kept from an earlier step knows only the files listed then (during
+            // a long outage those may all be gone): nothing left means look again, afresh.
+            iterator = nil
+            iteratorAfter = .max
+            return try nextBatch()
         }
         if events.count < limit || state.inflight != nil {
             // At the end of what is committed (or after a partial read): read afresh next time.

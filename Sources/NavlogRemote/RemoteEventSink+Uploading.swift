@@ -13,18 +13,11 @@ extension RemoteEventSink {
     func runUploads() {
         var failures = 0
         var lostRecords: UInt64 = 0
-        var lastGapCheck = Date.distantPast
-        var wasSending = false
         while true {
             let isStopping = condition.withLock { self.isStopping }
             if isStopping { break }
-            // Files lost to the spool's bound are looked for whenever the upload did not just
-            // move on (and every second): while the daemon is away is when they go.
-            if !wasSending || Date().timeIntervalSince(lastGapCheck) > 1 {
-                lastGapCheck = Date()
-                lostRecords += recordSpoolLoss(recordNumber: lostRecords + 1)
-            }
-            wasSending = false
+            // Files lost to the spool's bound show as seqs missing between the events the
+            // uploader sends (`Step.lost`), which it reports before it goes idle.
             // Read before the step: when it finds nothing to send, all of this is delivered.
             let committedBefore = spool.metrics.committedSeq
             let step: JournalUploader.Step
@@ -47,11 +40,6 @@ extension RemoteEventSink {
             switch step {
             case .idle:
                 failures = 0
-                // A loss found now is recorded and sent before anything counts as delivered.
-                if recordSpoolLoss(recordNumber: lostRecords + 1) > 0 {
-                    lostRecords += 1
-                    continue
-                }
                 let delivered = uploader.state.after
                 JournalSpoolFiles.deleteDelivered(in: configuration.spoolDirectory, through: delivered)
                 condition.withLock {
@@ -59,9 +47,12 @@ extension RemoteEventSink {
                     condition.broadcast()
                 }
                 waitForWork(seconds: configuration.flushInterval.seconds)
+            case .lost(let seqs):
+                // Recorded into the spool, so it is sent before anything counts as delivered.
+                lostRecords += 1
+                recordSpoolLoss(seqs, recordNumber: lostRecords)
             case .sent(let events, let refusedLines, let isReplayed):
                 failures = 0
-                wasSending = true
                 condition.withLock {
                     statisticsNow.eventsSent += UInt64(events)
                     statisticsNow.eventsRefused += UInt64(refusedLines)
@@ -102,24 +93,15 @@ extension RemoteEventSink {
         }
     }
 
-    /// When the spool's retention removed files before they were sent: records a
-    /// `journal.dropped` record (it travels to the daemon like any event) and moves the upload
-    /// past the loss; returns 1 when it did, else 0.
-    private func recordSpoolLoss(recordNumber: UInt64) -> UInt64 {
-        let after = uploader.state.inflight.map { $0.lowerBound - 1 } ?? uploader.state.after
-        guard let lowest = JournalSpoolFiles.lowestSeq(in: configuration.spoolDirectory), lowest > after + 1 else { return 0 }
-        let lost = lowest - after - 1
-        do {
-            try uploader.skip(through: lowest - 1)
-        } catch {
-            return 0
-        }
+    /// Records that the spool's retention removed seqs `seqs` before they were sent, as a
+    /// `journal.dropped` record that travels to the daemon like any event.
+    private func recordSpoolLoss(_ seqs: ClosedRange<UInt64>, recordNumber: UInt64) {
+        let lost = UInt64(seqs.count)
         let now = SystemEventClock().now()
         spool.record(Event(wallNanoseconds: now.wall, monotonicNanoseconds: now.monotonic, session: Self.bookkeepingSession,
                            sessionSeq: recordNumber, kind: .journalDropped, subject: "RemoteEventSink#1",
-                           payload: ["count": .int(Int64(lost)), "first_seq": .int(Int64(after + 1)), "last_seq": .int(Int64(lowest - 1)),
+                           payload: ["count": .int(Int64(lost)), "first_seq": .int(Int64(seqs.lowerBound)), "last_seq": .int(Int64(seqs.upperBound)),
                                      "reasons": ["spool full: its oldest files were removed before they were sent"]]))
         condition.withLock { statisticsNow.eventsLostFromSpool += lost }
-        return 1
     }
 }

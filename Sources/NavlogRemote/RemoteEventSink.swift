@@ -56,6 +56,8 @@ public final class RemoteEventSink: EventSink, @unchecked Sendable {
             try? spool.close()
             throw error
         }
+        // Seqs missing from the spool and not dropped by its writer were removed unsent.
+        uploader.reportsGaps = true
         deliveredSeq = uploader.state.after
         let thread = Thread { [self] in self.runUploads() }
         thread.name = "navlog-remote-upload"

@@ -101,6 +101,9 @@ struct PushCommand: ParsableCommand {
                 summary.requests += 1
                 if isReplayed { summary.replayedEvents += events } else { summary.acceptedEvents += events }
                 summary.refusedLines += refusedLines
+            case .lost(let seqs):
+                // Only with `reportsGaps`, which push leaves off: it sends what the journal holds.
+                Output.standardError("navlog push: seqs \(seqs.lowerBound)-\(seqs.upperBound) are not in \(journal)\n")
             case .retry(let reason, let retryAfter):
                 failures += 1
                 guard failures <= retries else {
