@@ -1,5 +1,6 @@
 import Foundation
 import NavlogEvents
+import NavlogJournal
 import NavlogTestSupport
 import XCTest
 
@@ -45,6 +46,31 @@ final class EventsTableTests: XCTestCase {
         }
         let descending = try harness.eventsThroughPython("SELECT * FROM navlog_events ORDER BY seq DESC LIMIT 3")
         assertRowsEqual(descending, harness.shown.suffix(3).reversed(), "ORDER BY seq DESC")
+    }
+
+    /// A daemon's journal holds ingested runs beside its own, with the same session names: a
+    /// session filter (looked up by the ids of that name) returns the session of every run.
+    func testASessionFilterFindsTheSessionOfEveryRunInAFile() throws {
+        let directory = makeTemporaryDirectory(self)
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory, blockSize: 40))
+        let own = makeEvents(count: 300, sessions: 3)
+        for event in own { writer.record(event) }
+        let foreign = makeEvents(count: 200, sessions: 2).map { event -> Event in
+            var event = event
+            event.run = "r-ingested"
+            return event
+        }
+        XCTAssertNotNil(try writer.recordForeign(foreign))
+        try writer.close()
+        let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".navlog") })
+        let name = try XCTUnwrap(foreign.first?.session)
+        let sql = "SELECT run, count(*) FROM navlog_events WHERE session = '\(name)' GROUP BY run ORDER BY run"
+        let result = try runTool("/usr/bin/sqlite3", ["-list", "-cmd", ".load \(SQLiteExtensionHarness.library)", directory + "/" + file, sql])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        var expected: [String: Int] = [:]
+        for event in own + foreign where event.session == name { expected[event.run.isEmpty ? writer.runID : event.run, default: 0] += 1 }
+        XCTAssertEqual(expected.count, 2, "the name is in both runs")
+        XCTAssertEqual(result.stdout, expected.sorted { $0.key < $1.key }.map { "\($0.key)|\($0.value)\n" }.joined())
     }
 
     func testShowsSessionFilterMatchesTheTable() throws {

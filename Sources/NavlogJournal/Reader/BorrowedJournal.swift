@@ -58,6 +58,13 @@ package final class BorrowedJournal {
     private let values = DecodedValueCache()
     private var blockRow: SQLiteStatement?
     private var stringRow: SQLiteStatement?
+    private var sessionRow: SQLiteStatement?
+    /// Sessions looked up one by one so far: a query for one session needs a few of a large
+    /// journal's tens of thousands, and past ``sessionLookupLimit`` misses the table is read whole.
+    private var sessionLookups = 0
+    private static let sessionLookupLimit = 64
+    /// The row ids of the sessions of each name asked for (one per run), for the current scan.
+    private var sessionIDsByName: [String: [Int64]] = [:]
     private var strings: [Int64: String] = [:]
     private var kinds = IDTable<EventKind>()
     private var sessions = IDTable<(name: String, run: String)>()
@@ -84,12 +91,16 @@ package final class BorrowedJournal {
         blockRow = nil
         stringRow?.close()
         stringRow = nil
+        sessionRow?.close()
+        sessionRow = nil
         file.close()
     }
 
     /// Returns the blocks that may hold events matching `query`, in seq order; through the
     /// `block` table's seq and time ranges and the `event` index's sessions and kinds.
     package func blocks(matching query: BlockQuery) throws -> [BlockSummary] {
+        // A scan starts here: a journal being written may have gained sessions of a name since.
+        sessionIDsByName = [:]
         let prefix = file.schemaPrefix
         var conditions: [String] = []
         var bindings: [SQLiteValue] = []
@@ -133,6 +144,7 @@ package final class BorrowedJournal {
                         fields: EventFields = .all) throws -> [Event] {
         let blockRow = try preparedBlockRow()
         let plan: ((Int64) throws -> EventBlock.PayloadReading)? = fields.contains(.payload) ? nil : { _ in .skipped }
+        let wantedSessions = try query.session.map(sessionIDs(named:))
         let columns = try JournalFileReader.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow,
                                                       near: block.firstSeq, plan: plan)
         var events: [Event] = []
@@ -148,9 +160,10 @@ package final class BorrowedJournal {
             if let highest = query.highestSeq, seq > highest { continue }
             if let earliest = query.earliest, wall < earliest { continue }
             if let latest = query.latest, wall > latest { continue }
+            // Other sessions' events are dropped by id, before their names are looked up.
+            if let wantedSessions, !wantedSessions.contains(columns.session[index]) { continue }
             guard let session = try session(columns.session[index]) else { throw damaged("unknown session \(columns.session[index])") }
             guard let kind = try kind(columns.kind[index]) else { throw damaged("unknown kind \(columns.kind[index])") }
-            if let wanted = query.session, session.name != wanted { continue }
             if let wanted = query.kind, kind.rawValue != wanted { continue }
             func lookup(_ id: Int64) throws -> String {
                 guard let value = try string(id) else { throw damaged("unknown string \(id)") }
@@ -183,6 +196,7 @@ package final class BorrowedJournal {
         var kept: [Int] = []
         let isFiltered = query.lowestSeq != nil || query.highestSeq != nil || query.earliest != nil || query.latest != nil
             || query.session != nil || query.kind != nil
+        let wantedSessions = try query.session.map(sessionIDs(named:))
         for index in 0..<envelope.count {
             func damaged(_ reason: String) -> JournalError {
                 .damagedBlock(path: path, firstSeq: block.firstSeq, lastSeq: block.lastSeq,
@@ -190,6 +204,8 @@ package final class BorrowedJournal {
             }
             let sessionID = envelope.session[index]
             let kindID = envelope.kind[index]
+            // Other sessions' events are dropped by id, before their ids are checked.
+            if let wantedSessions, !wantedSessions.contains(sessionID) { continue }
             if !checkedSessionIDs.contains(sessionID) {
                 guard try session(sessionID) != nil else { throw damaged("unknown session \(sessionID)") }
                 checkedSessionIDs.insert(sessionID)
@@ -203,7 +219,6 @@ package final class BorrowedJournal {
             if let highest = query.highestSeq, envelope.seq[index] > highest { continue }
             if let earliest = query.earliest, envelope.wall[index] < earliest { continue }
             if let latest = query.latest, envelope.wall[index] > latest { continue }
-            if let wanted = query.session, try session(sessionID)?.name != wanted { continue }
             if let wanted = query.kind, try kind(kindID)?.rawValue != wanted { continue }
             kept.append(index)
         }
@@ -257,11 +272,43 @@ package final class BorrowedJournal {
         return kinds[id]
     }
 
+    /// The name and run of session `id`: looked up by its id for the first
+    /// ``sessionLookupLimit`` sessions a reader needs, then with the whole table, read again
+    /// on each miss (a journal being written gains sessions).
     private func session(_ id: Int64) throws -> (name: String, run: String)? {
         if let session = sessions[id] { return session }
         var rows: [Int64: (name: String, run: String)] = [:]
-        do { try file.loadSessions(into: &rows) } catch { throw JournalError.wrapping(error, path: path) }
+        do {
+            if sessionLookups < Self.sessionLookupLimit {
+                sessionLookups += 1
+                if sessionRow == nil {
+                    sessionRow = try file.database.prepare(
+                        "SELECT s.name, r.name FROM \(file.schemaPrefix)session s JOIN \(file.schemaPrefix)run r ON r.id = s.run WHERE s.id = ?")
+                }
+                guard let statement = sessionRow else { return nil }
+                defer { statement.reset() }
+                try statement.bind([.integer(id)])
+                guard try statement.step() else { return nil }
+                rows[id] = (statement.text(at: 0), statement.text(at: 1))
+            } else {
+                try file.loadSessions(into: &rows)
+            }
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
         sessions.add(rows)
         return sessions[id]
+    }
+
+    /// The row ids of the sessions named `name` (one per run that has one).
+    private func sessionIDs(named name: String) throws -> [Int64] {
+        if let ids = sessionIDsByName[name] { return ids }
+        do {
+            let ids = try file.database.rows("SELECT id FROM \(file.schemaPrefix)session WHERE name = ?", [.text(name)]).compactMap { $0[0].integer }
+            sessionIDsByName[name] = ids
+            return ids
+        } catch {
+            throw JournalError.wrapping(error, path: path)
+        }
     }
 }
