@@ -144,9 +144,8 @@ public final class JournalUploader {
             if event.seq > previous + 1 { unexplainedGaps.append((previous + 1)...(event.seq - 1)) }
             previous = event.seq
             if event.kind == .journalDropped, event.session == JournalWriter.bookkeepingSession,
-                let first = event.payload["first_seq"]?.intValue, let last = event.payload["last_seq"]?.intValue, first >= 0, last >= first
+                let dropped = JournalWriter.droppedSeqs(inRecord: event.payload)
             {
-                let dropped = UInt64(first)...UInt64(last)
                 unexplainedGaps = unexplainedGaps.flatMap { gap -> [ClosedRange<UInt64>] in
                     guard gap.overlaps(dropped) else { return [gap] }
                     var rest: [ClosedRange<UInt64>] = []

@@ -1,19 +1,8 @@
 import Foundation
 
-/// The files of a journal used as a spool (an app's events on their way to a daemon): what
-/// they still hold, and removing what was delivered.
+/// The files of a journal used as a spool (an app's events on their way to a daemon):
+/// removing what was delivered.
 public enum JournalSpoolFiles {
-    /// The lowest seq any file of `directory` holds; nil when none holds an event.
-    public static func lowestSeq(in directory: String) -> UInt64? {
-        var lowest: UInt64?
-        for path in JournalDirectory.listFiles(in: directory) {
-            guard let file = try? JournalFile.openForReading(path: path) else { continue }
-            defer { file.close() }
-            if let range = try? file.seqRange() { lowest = min(lowest ?? range.lowerBound, range.lowerBound) }
-        }
-        return lowest
-    }
-
     /// Deletes the cleanly closed files of `directory` whose events all have a seq of at most
     /// `seq` (delivered), and such files set aside after a crash; returns how many. The file a
     /// writer has open is neither, so it stays.

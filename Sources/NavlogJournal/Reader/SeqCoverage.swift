@@ -80,9 +80,7 @@ struct SeqCoverage {
 
     /// Adds the range the payload of a `journal.dropped` record names, if it names one.
     mutating func addAccounted(droppedRecord payload: JSONValue) {
-        if let low = payload["first_seq"]?.intValue, let high = payload["last_seq"]?.intValue, low >= 0, low <= high {
-            accounted.append(UInt64(low)...UInt64(high))
-        }
+        if let range = JournalWriter.droppedSeqs(inRecord: payload) { accounted.append(range) }
     }
 
     /// Adds everything `other` covers (another file of the same journal).

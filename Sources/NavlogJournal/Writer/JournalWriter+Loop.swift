@@ -7,6 +7,13 @@ extension JournalWriter {
     /// The session name of the writer's own bookkeeping records.
     public static let bookkeepingSession = "navlog.journal"
 
+    /// The seqs the payload of a `journal.dropped` record accounts for (its `first_seq` and
+    /// `last_seq`), nil when it names no valid range.
+    public static func droppedSeqs(inRecord payload: JSONValue) -> ClosedRange<UInt64>? {
+        guard let low = payload["first_seq"]?.intValue, let high = payload["last_seq"]?.intValue, low >= 0, low <= high else { return nil }
+        return UInt64(low)...UInt64(high)
+    }
+
     /// What the writer thread takes in one turn beside the queued events.
     struct Turn {
         var flushWaiters: [FlushWaiter]
