@@ -117,13 +117,20 @@ final class JournalFileReader {
                 }
                 let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1,
                                                  plan: readsAllPayloads ? nil : payloadReading(ofKind:))
-                // Room for this block and as many more as are left, so the page grows once
-                // instead of being copied again for every block.
-                if events.capacity < events.count + columns.count {
-                    events.reserveCapacity(events.count + columns.count * (blocks.count - position))
+                let resolved = try [Event](unsafeUninitializedCapacity: columns.count) { buffer, count in
+                    for index in 0..<columns.count where columns.seq[index] > after {
+                        if try resolve(index, of: columns, blockID: block.id, into: buffer.baseAddress! + count) { count += 1 }
+                    }
                 }
-                for index in 0..<columns.count where columns.seq[index] > after {
-                    try resolve(index, of: columns, blockID: block.id, into: &events)
+                if events.isEmpty {
+                    events = resolved
+                } else {
+                    // Room for this block and as many more as are left, so the page grows
+                    // once instead of being copied again for every block.
+                    if events.capacity < events.count + resolved.count {
+                        events.reserveCapacity(events.count + resolved.count * (blocks.count - position))
+                    }
+                    events.append(contentsOf: resolved)
                 }
             } catch where scannedThrough != nil {
                 // Hand out the blocks before the damaged one; the next call starts at it and throws.
@@ -227,11 +234,16 @@ final class JournalFileReader {
     }
 
     /// Replaces ids with strings, reloading the tables once when a newer id turns up, and
-    /// appends the event to `events` unless it does not match the filter.
+    /// initializes `slot` with the event unless it does not match the filter; returns whether
+    /// it did.
     ///
-    /// It appends rather than returning an optional event: unwrapping one and appending it
-    /// copied the event, retaining and then releasing every string and the payload.
-    private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, into events: inout [Event]) throws {
+    /// It builds the event in place: returning it, or appending it to an array, copied the
+    /// event, retaining and then releasing every string and the payload.
+    /// The payload of an envelope-only event, made once: a `[:]` literal built a dictionary
+    /// for each event.
+    private static let emptyPayload: JSONValue = .object([:])
+
+    private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, into slot: UnsafeMutablePointer<Event>) throws -> Bool {
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
             return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
@@ -258,13 +270,13 @@ final class JournalFileReader {
         }
         let session = try session(columns.session[index])
         let kind = try kind(columns.kind[index])
-        guard matches(session: session.name, run: session.run, kind: kind, wallNanoseconds: columns.wall[index]) else { return }
+        guard matches(session: session.name, run: session.run, kind: kind, wallNanoseconds: columns.wall[index]) else { return false }
         if isEnvelopeOnly(columns.kind[index]) {
-            events.append(Event(
+            slot.initialize(to: Event(
                 seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
                 run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
-                kind: kind, subject: "", cause: columns.cause[index]))
-            return
+                kind: kind, subject: "", cause: columns.cause[index], payload: Self.emptyPayload))
+            return true
         }
         let screenID = columns.screen[index]
         let parentID = columns.parent[index]
@@ -273,11 +285,12 @@ final class JournalFileReader {
         let subject = try lookup(columns.subject[index])
         let screen = screenID == 0 ? nil : try lookup(screenID)
         let parent = parentID == 0 ? nil : try lookup(parentID)
-        events.append(Event(
+        slot.initialize(to: Event(
             seq: columns.seq[index], wallNanoseconds: columns.wall[index], monotonicNanoseconds: columns.monotonic[index],
             run: session.run, session: session.name, sessionSeq: columns.sessionSeq[index],
             kind: kind, subject: subject, screen: screen, cause: columns.cause[index],
             parent: parent, payload: columns.payload[index]))
+        return true
     }
 
 }
