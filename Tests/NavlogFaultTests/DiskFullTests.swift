@@ -96,6 +96,58 @@ final class DiskFullTests: XCTestCase {
         try writer.close()
     }
 
+    /// A flush that names its own seqs (as a `flush_per_request` ingest does) fails only when
+    /// those were lost. Failing it for another request's lost events, in an earlier failed
+    /// write or in the very batch it waited for, had the daemon release an Idempotency-Key
+    /// whose events were journaled, so a retry journaled them twice.
+    func testAFlushCoveringItsOwnSeqsFailsOnlyWhenThoseWereLost() async throws {
+        let volume = try SmallVolume(self, size: "4m")
+        let directory = volume.path + "/journal"
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory, flushInterval: .seconds(600), batchSize: 500))
+        let events = makeEvents(count: 2000)
+        // The first request's events commit before the disk fills.
+        events.prefix(100).forEach(writer.record)
+        XCTAssertEqual(try blockingFlush(writer), 100)
+        let first: ClosedRange<UInt64> = 1...100
+        let reader = try holdReading(writer)
+        try volume.fill()
+
+        // A second request's full batch fails with no flush asked.
+        events[100..<600].forEach(writer.record)
+        let second: ClosedRange<UInt64> = 101...600
+        let deadline = Date().addingTimeInterval(20)
+        while writer.metrics.eventsDropped < 500, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        XCTAssertEqual(writer.metrics.eventsDropped, 500)
+
+        // A third request's events are pending when the first request's flush is asked for:
+        // they fail in the batch that flush waits for.
+        events[600..<700].forEach(writer.record)
+        let third: ClosedRange<UInt64> = 601...700
+        let committed = try await writer.flush(covering: first)
+        XCTAssertEqual(committed, 100, "the first request's events stay committed, whatever happened to the others")
+        XCTAssertEqual(writer.metrics.eventsDropped, 600, "the batch it waited for did fail")
+        for (seqs, lost) in [(second, "seq 101...600"), (third, "seq 601...")] {
+            do {
+                try await writer.flush(covering: seqs)
+                XCTFail("a flush covering its own lost events \(seqs) succeeded")
+            } catch {
+                XCTAssertTrue("\(error)".contains(lost), "\(error)")
+            }
+        }
+        // A floor below the others' events still hears of them: that caller cannot tell its own.
+        do {
+            try await writer.flush(after: 0)
+            XCTFail("a flush after floor 0 succeeded though events after it were lost")
+        } catch {}
+
+        reader.close()
+        try volume.free()
+        try writer.close()
+        let stored = try JournalReader(paths: [directory]).allEvents()
+        XCTAssertEqual(Array(stored.map(\.seq).prefix(100)), Array(first))
+        XCTAssertFalse(stored.contains { second.contains($0.seq) || third.contains($0.seq) })
+    }
+
     /// 4 MiB and one commit per flush of five events, as `flush_per_request` commits: filled
     /// and freed twice, the writer commits again right after each free, its write-ahead log
     /// stays within a quarter of the space left (it filled the volume within 250 commits

@@ -50,10 +50,10 @@ extension DaemonAPI {
                 throw APIError(status: 429, code: "ingest_limit", detail: refusal.detail, headers: ["Retry-After": String(refusal.retryAfterSeconds)])
             }
             let answer = batch.answer().serialized()
-            let floor = journal.lastRecordedSeq
             let receipt = key.map { IngestReceipt(key: $0, committedNanoseconds: now.wall, answer: answer) }
+            let seqs: ClosedRange<UInt64>?
             do {
-                try journal.recordForeign(batch.events, runLabels: ["source": source], receipt: batch.events.isEmpty ? nil : receipt)
+                seqs = try journal.recordForeign(batch.events, runLabels: ["source": source], receipt: batch.events.isEmpty ? nil : receipt)
             } catch {
                 throw APIError(status: 503, code: "journal_unavailable", detail: "the events were not journaled: \(error)", headers: ["Retry-After": "1"])
             }
@@ -63,10 +63,12 @@ extension DaemonAPI {
                 if let key { ingestState.keys.commit(key, answer: answer, accepted: accepted, now: now.wall) }
                 return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array((answer + "\n").utf8))
             }
-            guard flushesPerRequest, !batch.events.isEmpty else { return .now(finish()) }
+            guard flushesPerRequest, let seqs else { return .now(finish()) }
             return .later { [self] in
                 do {
-                    try await makeDurable(after: floor)
+                    // Its own seqs only: the events and the receipt commit together, so the key
+                    // is released only when they were lost, never when another request's were.
+                    try await makeDurable(covering: seqs)
                 } catch {
                     if let key { ingestState.keys.release(key) }
                     throw error

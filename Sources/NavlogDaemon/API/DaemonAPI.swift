@@ -254,8 +254,23 @@ public final class DaemonAPI: Sendable {
         do {
             try await journal.flush(after: floor)
         } catch {
-            throw APIError(status: 503, code: "journal_unavailable", detail: "the events were not committed: \(error)", headers: ["Retry-After": "1"])
+            throw Self.notCommitted(error)
         }
+    }
+
+    /// ``makeDurable(after:)`` for a request that knows the seqs of its events: it fails only
+    /// when those were lost.
+    func makeDurable(covering seqs: ClosedRange<UInt64>) async throws {
+        guard flushesPerRequest else { return }
+        do {
+            try await journal.flush(covering: seqs)
+        } catch {
+            throw Self.notCommitted(error)
+        }
+    }
+
+    private static func notCommitted(_ error: any Error) -> APIError {
+        APIError(status: 503, code: "journal_unavailable", detail: "the events were not committed: \(error)", headers: ["Retry-After": "1"])
     }
 
     // MARK: - Service endpoints

@@ -111,7 +111,21 @@ extension JournalWriter {
             failedWrites.append((min(first, last)...max(first, last), error))
             if failedWrites.count > Self.failedWriteMemory { failedWrites.removeFirst(failedWrites.count - Self.failedWriteMemory) }
         }
-        for waiter in turn.flushWaiters { finish(waiter, failure: outcome.error ?? earlierFailure(covering: waiter.covered)) }
+        let failedSeqs = outcome.error == nil ? nil : batch.first.flatMap { first in
+            batch.last.map { last in min(first.event.seq, last.event.seq)...max(first.event.seq, last.event.seq) }
+        }
+        for waiter in turn.flushWaiters {
+            // A waiter that names its seqs fails only when they were lost: its events may have
+            // committed in an earlier turn, and failing it for others' would have a
+            // `flush_per_request` daemon release an ingest key whose events are journaled.
+            let failed: JournalError?
+            if let covered = waiter.covered, let error = outcome.error {
+                failed = failedSeqs.map { $0.overlaps(covered) } ?? true ? error : nil
+            } else {
+                failed = outcome.error
+            }
+            finish(waiter, failure: failed ?? earlierFailure(covering: waiter.covered))
+        }
         for waiter in turn.rotationWaiters { finish(waiter, failure: outcome.error ?? rotationError) }
         if turn.isClosing {
             closeError = finalError

@@ -221,16 +221,33 @@ public final class JournalWriter: EventSink, @unchecked Sendable {
 
     /// Awaits until everything enqueued before the call is committed; returns the highest
     /// committed seq. Throws the write error when a batch this flush waited for failed; with
-    /// `floor`, also when an event with a seq above it, enqueued before the call, was lost to
-    /// a failed write the writer attempted before the call. A caller that reads
-    /// ``lastRecordedSeq`` before recording and passes it here hears of every one of its events.
+    /// `floor`, only when an event with a seq above it, enqueued before the call, was lost,
+    /// whether to that batch or to a failed write the writer attempted before the call. A
+    /// caller that reads ``lastRecordedSeq`` before recording and passes it here hears of every
+    /// one of its events.
     @discardableResult
     public func flush(after floor: UInt64? = nil) async throws -> UInt64 {
+        try await awaitFlush { nextSeq in floor.flatMap { floor in floor < nextSeq - 1 ? (floor + 1)...(nextSeq - 1) : nil } }
+    }
+
+    /// Awaits until everything enqueued before the call is committed; returns the highest
+    /// committed seq. Throws a write error only when one of `seqs`, which were enqueued before
+    /// the call, was lost: for a caller that knows its own seqs (those
+    /// ``recordForeign(_:runLabels:receipt:)`` returned), whom other callers' lost events do not
+    /// concern.
+    @discardableResult
+    public func flush(covering seqs: ClosedRange<UInt64>) async throws -> UInt64 {
+        try await awaitFlush { _ in seqs }
+    }
+
+    /// Queues a flush whose failure concerns the seqs `covered` picks, given the next seq to
+    /// be assigned (nil: any write error of its batch), and awaits it.
+    private func awaitFlush(covered: (_ nextSeq: UInt64) -> ClosedRange<UInt64>?) async throws -> UInt64 {
         let waiter = FlushWaiter()
         return try await withCheckedThrowingContinuation { continuation in
             let isQueued = lock.withLock {
                 guard !isFinished else { return false }
-                if let floor { waiter.covers(after: floor, through: nextSeq - 1) }
+                waiter.covered = covered(nextSeq)
                 waiter.continuation = continuation
                 flushWaiters.append(waiter)
                 lock.signal(Self.workAvailable)
@@ -314,10 +331,6 @@ final class FlushWaiter: @unchecked Sendable {
     var continuation: CheckedContinuation<UInt64, any Error>?
     /// The seqs whose loss fails this flush (a flush of events, not a rotation).
     var covered: ClosedRange<UInt64>?
-
-    func covers(after floor: UInt64, through last: UInt64) {
-        covered = floor < last ? (floor + 1)...last : nil
-    }
 
     func outcome() throws -> UInt64 {
         if let failure { throw failure }
