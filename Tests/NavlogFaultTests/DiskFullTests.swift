@@ -1,4 +1,5 @@
 import Foundation
+import NavlogEvents
 import NavlogTestSupport
 import XCTest
 
@@ -60,14 +61,7 @@ final class DiskFullTests: XCTestCase {
     /// asked for afterwards must still fail, or a `flush_per_request` daemon would acknowledge
     /// events that were lost.
     func testAFlushAfterTheWriterFailedOnItsOwnStillFails() async throws {
-        let volume = try SmallVolume(self, size: "4m")
-        let directory = volume.path + "/journal"
-        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory, flushInterval: .seconds(600), batchSize: 500))
-        let events = makeEvents(count: 2000)
-        events.prefix(100).forEach(writer.record)
-        XCTAssertEqual(try blockingFlush(writer), 100)
-        let reader = try holdReading(writer)
-        try volume.fill()
+        let (volume, writer, events, reader) = try fullVolumeAfterAHundredEvents()
 
         let floor = writer.lastRecordedSeq
         XCTAssertEqual(floor, 100)
@@ -101,16 +95,10 @@ final class DiskFullTests: XCTestCase {
     /// write or in the very batch it waited for, had the daemon release an Idempotency-Key
     /// whose events were journaled, so a retry journaled them twice.
     func testAFlushCoveringItsOwnSeqsFailsOnlyWhenThoseWereLost() async throws {
-        let volume = try SmallVolume(self, size: "4m")
-        let directory = volume.path + "/journal"
-        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory, flushInterval: .seconds(600), batchSize: 500))
-        let events = makeEvents(count: 2000)
         // The first request's events commit before the disk fills.
-        events.prefix(100).forEach(writer.record)
-        XCTAssertEqual(try blockingFlush(writer), 100)
+        let (volume, writer, events, reader) = try fullVolumeAfterAHundredEvents()
+        let directory = volume.path + "/journal"
         let first: ClosedRange<UInt64> = 1...100
-        let reader = try holdReading(writer)
-        try volume.fill()
 
         // A second request's full batch fails with no flush asked.
         events[100..<600].forEach(writer.record)
@@ -217,6 +205,20 @@ final class DiskFullTests: XCTestCase {
     }
 
     /// The blocking flush, which an async context would not pick by itself.
+    /// A writer on a 4 MiB volume (batches of 500, no timed flush) that committed 100 events,
+    /// then found the volume full, with a read held open so that it stays full.
+    private func fullVolumeAfterAHundredEvents() throws -> (SmallVolume, JournalWriter, [Event], JournalFile) {
+        let volume = try SmallVolume(self, size: "4m")
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: volume.path + "/journal", flushInterval: .seconds(600),
+                                                                           batchSize: 500))
+        let events = makeEvents(count: 2000)
+        events.prefix(100).forEach(writer.record)
+        XCTAssertEqual(try blockingFlush(writer), 100)
+        let reader = try holdReading(writer)
+        try volume.fill()
+        return (volume, writer, events, reader)
+    }
+
     private func blockingFlush(_ writer: JournalWriter) throws -> UInt64 {
         try writer.flush()
     }
