@@ -121,6 +121,31 @@ final class MissingRowsTests: XCTestCase {
         XCTAssertEqual(try read([files[2]]).gaps, [], "a file read alone has no gap of its own")
     }
 
+    /// A `journal.dropped` record that came from elsewhere (ingested, or pushed by `navlog push`)
+    /// names seqs of the journal it was written in: it accounts for nothing here, and a gap in
+    /// this journal's own seqs that it happens to name is still found.
+    func testAnotherRunsJournalDroppedRecordAccountsForNoSeqsOfThisJournal() throws {
+        let directory = makeTemporaryDirectory(self)
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory, blockSize: 100))
+        makeEvents(count: 1000).forEach(writer.record)
+        try writer.flush()
+        let pushed = Event(wallNanoseconds: 1_800_000_001_000_000_000, monotonicNanoseconds: 1, run: "r-elsewhere",
+                           session: JournalWriter.bookkeepingSession, sessionSeq: 1, kind: .journalDropped, subject: "JournalWriter",
+                           payload: ["count": 100, "first_seq": 301, "last_seq": 400, "reason": "queue full"])
+        try writer.recordForeign([pushed], runLabels: ["source": "test"])
+        try writer.close()
+        let file = try XCTUnwrap(JournalDirectory.listFiles(in: directory).first)
+        try execute("DELETE FROM block WHERE first_seq = 301", in: file)
+
+        let expected = [JournalGap(file: file, seqs: 301...400)]
+        XCTAssertEqual(try read([directory]).gaps, expected)
+        let pages = JournalPrefetcher(reader: JournalReader(paths: [directory]))
+        try pages.forEach { _ in }
+        XCTAssertEqual(pages.gaps, expected)
+        XCTAssertTrue(JournalVerifier.verify(paths: [directory]).issues.map(\.description)
+            .contains("\(file) (seq 301...400): seq gap not accounted for by any journal.dropped record"))
+    }
+
     func testSeqsAJournalDroppedRecordAccountsForAreNoGap() throws {
         let directory = makeTemporaryDirectory(self)
         let writer = try JournalWriter(configuration: JournalConfiguration(

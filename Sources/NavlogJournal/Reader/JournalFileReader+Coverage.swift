@@ -31,13 +31,16 @@ extension JournalFileReader {
             try coverage.addFile(file, lowestSeq: lowest)
             let dropped = try file.database.scalar("SELECT id FROM kind WHERE name = ?", [.text(EventKind.journalDropped.rawValue)])
             guard let kind = dropped?.integer else { return coverage }
-            // The writer's own records are in its bookkeeping session: the index finds their blocks.
+            // The writer's own records are in its bookkeeping session: the index finds their
+            // blocks. Other runs' records (ingested, pushed) name another journal's seqs.
+            let sessions = try file.ownBookkeepingSessionIDs()
+            guard !sessions.isEmpty else { return coverage }
             let blocks = try file.database.rows("""
-                SELECT block FROM event WHERE session IN (SELECT id FROM session WHERE name = ?) AND kinds & ? != 0
-                """, [.text(JournalWriter.bookkeepingSession), .integer(Int64(bitPattern: JournalFileWriter.kindBit(kind)))])
+                SELECT DISTINCT block FROM event WHERE session IN (\(sessions.map(String.init).joined(separator: ", "))) AND kinds & ? != 0
+                """, [.integer(Int64(bitPattern: JournalFileWriter.kindBit(kind)))])
             for row in blocks {
                 guard let id = row[0].integer, let columns = try? Self.readBlock(id, in: file, inflater: inflater, near: 0) else { continue }
-                for index in 0..<columns.count where columns.kind[index] == kind {
+                for index in 0..<columns.count where columns.kind[index] == kind && sessions.contains(columns.session[index]) {
                     coverage.addAccounted(droppedRecord: columns.payload[index])
                 }
             }

@@ -141,6 +141,20 @@ final class JournalFile {
         while try statement.step() { kinds[statement.int64(at: 0)] = statement.text(at: 1) }
     }
 
+    /// The ids of the writer's own bookkeeping session (``JournalWriter/bookkeepingSession`` of
+    /// the run `meta.run` names), where its `journal.dropped` records are: a record of another
+    /// run's session with that name was ingested or pushed, and names seqs of another journal.
+    func ownBookkeepingSessionIDs() throws -> Set<Int64> {
+        let statement = try database.prepare("""
+            SELECT s.id FROM \(schemaPrefix)session s JOIN \(schemaPrefix)run r ON r.id = s.run
+            WHERE s.name = ? AND r.name = (SELECT value FROM \(schemaPrefix)meta WHERE key = 'run')
+            """)
+        try statement.bind([.text(JournalWriter.bookkeepingSession)])
+        var ids: Set<Int64> = []
+        while try statement.step() { ids.insert(statement.int64(at: 0)) }
+        return ids
+    }
+
     /// Every session with its name and run name, by id.
     func loadSessions(into sessions: inout [Int64: (name: String, run: String)]) throws {
         let statement = try database.prepare("SELECT s.id, s.name, r.name FROM \(schemaPrefix)session s JOIN \(schemaPrefix)run r ON r.id = s.run")

@@ -85,6 +85,7 @@ public enum JournalVerifier {
                 """)
             var kindIDs: [Int64: String] = [:]
             try file.loadKinds(into: &kindIDs)
+            let bookkeeping = try file.ownBookkeepingSessionIDs()
             var references = try ReferenceCheck(file)
             for block in blocks {
                 guard let id = block[0].integer, let first = block[1].integer, let last = block[2].integer else { continue }
@@ -114,7 +115,7 @@ public enum JournalVerifier {
                 report.readableEvents += UInt64(stored.count)
                 coverage.addPresent(seqs: stored.map(\.seq))
                 references.check(stored)
-                for event in stored where kindIDs[event.kind] == EventKind.journalDropped.rawValue {
+                for event in stored where kindIDs[event.kind] == EventKind.journalDropped.rawValue && bookkeeping.contains(event.session) {
                     coverage.addAccounted(droppedRecord: event.payload)
                 }
             }
