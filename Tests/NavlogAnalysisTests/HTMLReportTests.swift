@@ -27,6 +27,29 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertEqual(HTMLRenderer.humanized("r-mx6eoi9q/s-1234 Item#10000 v1.12345"), "r-mx6eoi9q/s-1234 Item#10000 v1.12345")
     }
 
+    /// Names are shown as they are: a label value `2024` or a session `20241231` is not a count
+    /// to group (`2,024`), though the figures beside them are.
+    func testNamesKeepTheirDigitsWhileFiguresGetHumanUnits() {
+        var scripts = (1...1200).map { PathTests.session("\(20_241_000 + $0)", ["List", "Detail"]) }
+        for index in scripts.indices { scripts[index].setRun("r-2024") }
+        var options = ReportOptions()
+        options.breakdownLabels = ["release"]
+        let html = HTMLRenderer.render(makeReport(scripts, options: options, runs: ["r-2024": ["release": "2024"]]))
+        let cells = Self.cells(of: html)
+        XCTAssertTrue(cells.contains("2024"), "the label value, in its breakdown row")
+        XCTAssertFalse(cells.contains("2,024"), "\(cells.filter { $0.contains("2,0") })")
+        XCTAssertTrue(cells.contains { $0.hasPrefix("20241001 20241002 20241003 ") }, "dead-end examples are session names: \(cells.filter { $0.contains("2024") }.prefix(5))")
+        XCTAssertTrue(cells.contains("1,200"), "the session count beside it is a figure")
+    }
+
+    /// The text of every table cell of `html`.
+    private static func cells(of html: String) -> [String] {
+        html.components(separatedBy: "<td").dropFirst().compactMap { cell in
+            guard let start = cell.firstIndex(of: ">"), let end = cell.range(of: "</td>") else { return nil }
+            return String(cell[cell.index(after: start)..<end.lowerBound])
+        }
+    }
+
     func testColumnsFollowTheMostLikelyPathNotTheShortest() {
         // Detail is one step from Home in one session of ten, two steps (via List) in nine.
         let report = makeReport(sessions(9, ["List", "Detail"]) + sessions(1, ["Detail"], from: 10))

@@ -58,7 +58,7 @@ public enum HTMLRenderer {
                 continue
             }
             for table in section.tables { body += render(table, hasDurations: isDuration) }
-            for line in section.footer { body += "<p class=\"note\">\(escape(humanized(line)))</p>\n" }
+            for line in section.footer { body += "<p class=\"note\">\(escape(section.isFooterNames ? line : humanized(line)))</p>\n" }
         }
         body += lifecycleTrees(report.lifecycles)
         return """
@@ -103,10 +103,11 @@ public enum HTMLRenderer {
     }
 
     /// Returns `table` as HTML: whole numbers with thousands separators and, in a table of
-    /// milliseconds, durations in human units.
+    /// milliseconds, durations in human units; names as they are.
     static func render(_ table: ReportTable, hasDurations: Bool = false) -> String {
         let durationColumns = hasDurations ? Set(table.headers.enumerated().filter { ["median", "95% CI", "p90"].contains($0.element) }.map(\.offset)) : []
         func cell(_ text: String, column: Int) -> String {
+            if table.nameColumns.contains(column) { return text }
             if durationColumns.contains(column) { return humanDuration(text) }
             if table.numericColumns.contains(column), let value = Int(text) { return HumanFormat.count(value) }
             return humanized(text)

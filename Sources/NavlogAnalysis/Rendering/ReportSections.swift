@@ -7,6 +7,9 @@ struct ReportTable {
     var rows: [[String]]
     /// Columns aligned to the right.
     var numericColumns: Set<Int>
+    /// Columns that hold names (screens, sessions, label values): shown as they are, never
+    /// aligned or rewritten as figures, whatever digits they have.
+    var nameColumns: Set<Int> = []
 }
 
 /// One titled part of a report as tables and lines, shared by the text and Markdown
@@ -17,6 +20,9 @@ struct ReportSection {
     var tables: [ReportTable] = []
     /// Lines shown after the tables.
     var footer: [String] = []
+    /// Whether the footer lines are made of names (such as a leak's session and subject), to be
+    /// shown as they are.
+    var isFooterNames = false
 
     /// Every section of `report`, in reading order. Empty lists say `(none)`.
     static func sections(of report: FlowReport) -> [ReportSection] {
@@ -33,7 +39,7 @@ struct ReportSection {
         sections.append(section("Screens", ["screen", "visits", "sessions", "entries", "exits"], report.screens.map {
             [$0.screen, "\($0.visits)", "\($0.sessions)", "\($0.entries)", "\($0.exits)"]
         }))
-        sections.append(section("Transitions", ["from", "to", "count", "share"], report.transitions.map {
+        sections.append(section("Transitions", ["from", "to", "count", "share"], names: [0, 1], report.transitions.map {
             [$0.from, $0.to, "\($0.count)", percent($0.share)]
         }))
         sections.append(section("Top paths", ["path", "sessions"], report.paths.sessionPaths.map { [arrow($0.screens), "\($0.sessions)"] }))
@@ -45,7 +51,7 @@ struct ReportSection {
             sections.append(section("Paths to \(anchored.screen)", ["path", "sessions", "total"], anchored.paths.map(pathRow)))
         }
         for funnel in report.funnels {
-            var part = section("Funnel \(funnel.name)", ["step", "sessions", "conversion", "step conv.", "drop-off", "went instead"], funnel.steps.map { step in
+            var part = section("Funnel \(funnel.name)", ["step", "sessions", "conversion", "step conv.", "drop-off", "went instead"], names: [0, 5], funnel.steps.map { step in
                 [step.screen, "\(step.sessions)", percent(step.conversion), percent(step.stepConversion), "\(step.dropOff)",
                  step.wentInstead.map { "\($0.name) \($0.count)" }.joined(separator: ", ")]
             })
@@ -68,22 +74,23 @@ struct ReportSection {
         sections.append(loads)
         sections.append(section("Loops", ["round trip", "sessions", "total"], report.loops.cycles.map { [arrow($0.screens), "\($0.sessions)", "\($0.total)"] }))
         sections.append(section("Repeated screens", ["screen", "sessions", "extra visits"], report.loops.repeats.map { [$0.screen, "\($0.sessions)", "\($0.extraVisits)"] }))
-        sections.append(section("Dead ends", ["screen", "sessions", "examples"], report.deadEnds.map { [$0.screen, "\($0.sessions)", $0.examples.joined(separator: " ")] }))
+        sections.append(section("Dead ends", ["screen", "sessions", "examples"], names: [0, 2], report.deadEnds.map { [$0.screen, "\($0.sessions)", $0.examples.joined(separator: " ")] }))
         var lifecycles = section("Coordinator lifecycles", ["coordinator", "started", "finished", "deallocated", "unbalanced"], report.lifecycles.types.map {
             [$0.coordinator, "\($0.started)", "\($0.finished)", "\($0.deallocated)", "\($0.unbalanced)"]
         })
         lifecycles.lines = ["unbalanced instances: \(report.lifecycles.unbalanced)"]
         sections.append(lifecycles)
-        var leaks = section("Leaks", ["kind", "subject", "count", "sessions"], report.leaks.groups.map { [$0.kind, $0.subjectType, "\($0.count)", "\($0.sessions)"] })
+        var leaks = section("Leaks", ["kind", "subject", "count", "sessions"], names: [0, 1], report.leaks.groups.map { [$0.kind, $0.subjectType, "\($0.count)", "\($0.sessions)"] })
         leaks.lines = ["leaks: \(report.leaks.count)"]
         leaks.footer = report.leaks.examples.map { "\($0.session): \($0.description)" }
+        leaks.isFooterNames = true
         sections.append(leaks)
         sections.append(section("View-model churn", ["screen", "visits", "changes", "per visit", "reverted", "non-rendered", "hidden"], report.churn.map {
             [$0.screen, "\($0.visits)", "\($0.changes)", decimal($0.changesPerVisit), "\($0.reverted)", "\($0.nonRendered)", "\($0.hidden)"]
         }))
         sections.append(smells(report.smells))
         for figure in report.breakdown {
-            sections.append(section("Breakdown by \(figure.label)", ["value", "sessions", "events", "transitions", "dead ends", "leaks", "top transition"], figure.values.map { value in
+            sections.append(section("Breakdown by \(figure.label)", ["value", "sessions", "events", "transitions", "dead ends", "leaks", "top transition"], names: [0, 6], figure.values.map { value in
                 let top = value.transitions.first.map { "\($0.from) → \($0.to) \($0.count)" } ?? ""
                 return [value.value, "\(value.sessions)", "\(value.events)", "\(value.transitions.reduce(0) { $0 + $1.count })", "\(value.deadEndSessions)", "\(value.leaks)", top]
             }))
@@ -99,20 +106,22 @@ struct ReportSection {
         if rows.isEmpty {
             part.lines = ["(none)"]
         } else {
-            part.tables = [ReportTable(headers: ["smell", "screens", "seen"], rows: rows, numericColumns: [])]
+            part.tables = [ReportTable(headers: ["smell", "screens", "seen"], rows: rows, numericColumns: [], nameColumns: [1])]
         }
         return part
     }
 
     // MARK: - Formatting
 
-    private static func section(_ title: String, _ headers: [String], _ rows: [[String]]) -> ReportSection {
+    /// A section of one table whose columns `names` hold names (the first, by default: the
+    /// screen or path the row is about).
+    private static func section(_ title: String, _ headers: [String], names: Set<Int> = [0], _ rows: [[String]]) -> ReportSection {
         var part = ReportSection(title: title)
         if rows.isEmpty {
             part.lines = ["(none)"]
         } else {
-            let numeric = Set(headers.indices.filter { column in rows.allSatisfy { isNumeric($0[column]) } })
-            part.tables = [ReportTable(headers: headers, rows: rows, numericColumns: numeric)]
+            let numeric = Set(headers.indices.filter { column in !names.contains(column) && rows.allSatisfy { isNumeric($0[column]) } })
+            part.tables = [ReportTable(headers: headers, rows: rows, numericColumns: numeric, nameColumns: names)]
         }
         return part
     }
