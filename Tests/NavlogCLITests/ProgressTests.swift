@@ -1,4 +1,5 @@
 import Foundation
+import NavlogJournal
 import NavlogTestSupport
 import XCTest
 
@@ -28,13 +29,19 @@ final class ProgressTests: XCTestCase {
     func testExportShowsProgressOnATerminalEvenWithNoColor() throws {
         let shown = try terminalOutput(["export", journal, "--format", "otlp-json"], environment: ["NO_COLOR": "1"])
         XCTAssertTrue(shown.contains("exporting: "), shown)
-        XCTAssertTrue(shown.contains(" events read"), shown)
+        XCTAssertTrue(shown.contains(" events ("), "every event is exported, so the total is known: \(shown)")
+        XCTAssertTrue(shown.contains("%) read, "), shown)
         XCTAssertTrue(shown.hasSuffix("\r\u{1B}[K"), "the line is erased at the end: \(shown.debugDescription)")
     }
 
     func testReportShowsProgressOnATerminal() throws {
         let shown = try terminalOutput(["report", journal, "--output", "json"])
-        XCTAssertTrue(shown.contains("events read"), shown)
+        let events = try XCTUnwrap(JournalReader(paths: [journal]).storedEventCount())
+        XCTAssertTrue(shown.contains("\(events) of \(events) events (100%) read"), "the last page brings the count to the total: \(shown)")
+        // A session filter reads fewer events than the files hold: no total is claimed.
+        let filtered = try terminalOutput(["report", journal, "--output", "json", "--session", "s-1"])
+        XCTAssertTrue(filtered.contains(" events read"), filtered)
+        XCTAssertFalse(filtered.contains(" of "), filtered)
     }
 
     func testExploreShowsSessionsWalkedOnATerminal() throws {

@@ -19,6 +19,9 @@ public struct JournalReadProgress: Sendable {
     public var fileCount: Int
     /// Events handed over so far.
     public var eventCount: Int
+    /// How many events the files hold, when every one of them is read (no session or run
+    /// filter); nil otherwise.
+    public var totalEvents: Int?
 }
 
 extension FlowReport {
@@ -32,9 +35,11 @@ extension FlowReport {
     ///
     /// View-model snapshots are read as digests and actions as their envelope: the report only
     /// tells snapshots apart and counts actions, and reading less costs less. Throws the
-    /// journal's error, which names the file, when one cannot be read.
+    /// journal's error, which names the file, when one cannot be read. `progress`, when given,
+    /// hears after each page how far reading has come, out of how many events the files hold
+    /// when no session or run filter leaves some out.
     public static func read(
-        journals paths: [String], options: ReportOptions = ReportOptions(), progress: (JournalReadProgress) -> Void = { _ in }
+        journals paths: [String], options: ReportOptions = ReportOptions(), progress: ((JournalReadProgress) -> Void)? = nil
     ) throws -> JournalAnalysis<FlowReport> {
         var builder = ReportBuilder(options: options, snapshots: .digests, foldsInBackground: true)
         var filter = EventFilter()
@@ -55,7 +60,7 @@ extension DiffSide {
     /// `navlog diff` and `navlog baseline save` do with journals.
     public static func read(journals paths: [String], settings: DiffSettings) throws -> JournalAnalysis<DiffSide> {
         var collector = DiffSideCollector(settings: settings)
-        let gaps = try JournalAnalysisReading.read(paths, filter: EventFilter(), into: &collector, progress: { _ in })
+        let gaps = try JournalAnalysisReading.read(paths, filter: EventFilter(), into: &collector, progress: nil)
         return JournalAnalysis(value: collector.finish(), gaps: gaps)
     }
 }
@@ -78,16 +83,18 @@ enum JournalAnalysisReading {
     /// session in order, and lets progress name the file. They are read on a thread of their
     /// own (``JournalPrefetcher``) while the consumer works on the page before.
     static func read<Consumer: JournalConsuming>(
-        _ paths: [String], filter: EventFilter, into consumer: inout Consumer, progress: (JournalReadProgress) -> Void
+        _ paths: [String], filter: EventFilter, into consumer: inout Consumer, progress: ((JournalReadProgress) -> Void)?
     ) throws -> [JournalGap] {
         let reader = JournalReader(paths: paths)
         let fileCount = reader.files().count
         for run in try reader.runs() { consumer.addRun(id: run.id, labels: run.labels) }
+        // The total costs a look at every file's block rows: only for a caller that shows progress.
+        let total = progress != nil && filter.keepsEveryEvent ? reader.storedEventCount() : nil
         let pages = JournalPrefetcher(reader: reader, filter: filter)
         var count = 0
         try pages.forEach { page in
             page.forEachEvent { consumer.consume($0); count += 1 }
-            progress(JournalReadProgress(file: page.file, fileIndex: page.fileIndex, fileCount: fileCount, eventCount: count))
+            progress?(JournalReadProgress(file: page.file, fileIndex: page.fileIndex, fileCount: fileCount, eventCount: count, totalEvents: total))
         }
         return pages.gaps
     }

@@ -42,6 +42,12 @@ public struct EventFilter: Sendable, Equatable {
 }
 
 extension EventFilter {
+    /// Whether the filter leaves every stored event in: it may read some events' payloads as
+    /// digests or envelopes, but it drops none.
+    public var keepsEveryEvent: Bool {
+        sessions == nil && runSessions == nil && runs == nil && kinds == nil && since == nil && until == nil && after == nil
+    }
+
     /// Whether an event of session `session` in run `run` passes the session and run conditions.
     func matches(session: String, run: String) -> Bool {
         if let runs, !runs.contains(run) { return false }

@@ -41,6 +41,21 @@ public struct JournalReader: Sendable {
     public func files() -> [String] {
         paths.flatMap { JournalSource(path: $0).listFiles() }
     }
+
+    /// How many events the files under `paths` hold, from their blocks' rows (no block is
+    /// inflated): the total a progress line counts towards when a filter leaves every event in
+    /// (``EventFilter/keepsEveryEvent``). Nil when a file cannot be read; reading it then says why.
+    public func storedEventCount() -> Int? {
+        var total = 0
+        for path in files() {
+            guard let file = try? JournalFile.openForReading(path: path) else { return nil }
+            defer { file.close() }
+            guard let count = try? file.database.scalar("SELECT coalesce(sum(event_count), 0) FROM \(file.schemaPrefix)block")?.integer
+            else { return nil }
+            total += Int(count)
+        }
+        return total
+    }
 }
 
 /// A file, or a directory whose files follow one another in seq order.

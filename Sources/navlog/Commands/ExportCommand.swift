@@ -23,7 +23,8 @@ struct ExportCommand: ParsableCommand {
               chrome-trace  Trace Event Format JSON for Perfetto, chrome://tracing, speedscope
               clickhouse    JSONEachRow rows of the table chosen by --table; --table schema \
             prints the CREATE TABLE statements (also in Config/clickhouse/)
-            Progress (events read, sessions open) goes to stderr when it is a terminal.
+            Progress (events read, out of those the files hold when no filter leaves some out; \
+            sessions open) goes to stderr when it is a terminal.
             """,
         arguments: [EventQuery.argument],
         options: filterSpecs + [
@@ -83,13 +84,14 @@ struct ExportCommand: ParsableCommand {
         options.scopeVersion = navlogVersion
         var writer = ExportWriter(format: format, options: options) { Output.standardOutput($0) }
         var progress = ProgressLine()
+        let total = progress.isShown && query.filter.keepsEveryEvent ? reader.storedEventCount() : nil
         var iterator = reader.events(matching: query.filter)
         var count = 0
         do {
             while let event = try iterator.next() {
                 writer.consume(event)
                 count += 1
-                progress.update { "exporting: \(count) events read, \(writer.openSessionCount) sessions open" }
+                progress.update { "exporting: \(ProgressLine.events(count, of: total)) read, \(writer.openSessionCount) sessions open" }
             }
         } catch {
             progress.clear()

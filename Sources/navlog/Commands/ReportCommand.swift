@@ -11,7 +11,9 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Reads journal files and directories as a stream (memory stays flat in the number of \
             events) and prints a report. --output json follows the schema in docs/REPORT.md; \
-            html is one self-contained file with the flow graph, funnels and dwell histograms.
+            html is one self-contained file with the flow graph, funnels and dwell histograms. \
+            Progress (the file, events read out of those the files hold) goes to stderr when it \
+            is a terminal.
             """,
         arguments: [EventQuery.argument],
         options: [
@@ -73,9 +75,12 @@ struct ReportCommand: ParsableCommand {
         var progress = ProgressLine()
         let analysis: JournalAnalysis<FlowReport>
         do {
-            analysis = try FlowReport.read(journals: paths, options: options) { read in
-                progress.updateNow { "reading \(read.fileIndex + 1)/\(read.fileCount) \(read.file): \(read.eventCount) events read" }
-            }
+            let shown = progress.isShown
+            analysis = try FlowReport.read(journals: paths, options: options, progress: shown ? { read in
+                progress.updateNow {
+                    "reading \(read.fileIndex + 1)/\(read.fileCount) \(read.file): \(ProgressLine.events(read.eventCount, of: read.totalEvents)) read"
+                }
+            } : nil)
         } catch {
             progress.clear()
             throw CommandFailure("\(error)")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A one-line progress display on stderr, such as `exporting: 120000/500000 events`, redrawn a
+/// A one-line progress display on stderr, such as `exporting: 120000 of 500000 events (24%)`, redrawn a
 /// few times a second and erased by ``clear()``, shared by `report`, `explore` and `export`.
 ///
 /// It is shown only when stderr is a terminal whose `TERM` is not `dumb`, so nothing of it
@@ -51,6 +51,13 @@ struct ProgressLine {
     mutating func updateNow(_ text: () -> String) {
         guard isShown else { return }
         draw(text)
+    }
+
+    /// `count` events, with the total and how far that is when the total is known:
+    /// `120000 of 500000 events (24%)`, else `120000 events`.
+    static func events(_ count: Int, of total: Int?) -> String {
+        guard let total, total > 0 else { return "\(count) events" }
+        return "\(count) of \(total) events (\(min(100, count * 100 / total))%)"
     }
 
     /// Erases the line, if one was drawn.
