@@ -101,9 +101,13 @@ public final class JournalUploader {
             try saveState()
             return .retry(reason: "the batch in flight, seqs \(lost.lowerBound)-\(lost.upperBound), is no longer in \(directory)", retryAfter: 0)
         }
-        let seqs = first.seq...last.seq
-        if state.inflight != seqs {
+        // A batch in flight keeps its range and run, and so its key, even when its oldest
+        // events are gone (their files removed before a restart): the daemon may have taken it.
+        let seqs = state.inflight ?? first.seq...last.seq
+        let run = state.inflight == nil ? first.run : state.inflightRun ?? first.run
+        if state.inflight != seqs || state.inflightRun != run {
             state.inflight = seqs
+            state.inflightRun = run
             try saveState()
         }
         inflightEvents = events
@@ -113,9 +117,11 @@ public final class JournalUploader {
             body.append(contentsOf: event.jsonLine().utf8)
             body.append(UInt8(ascii: "\n"))
         }
-        switch client.post(body, key: Self.idempotencyKey(run: first.run, seqs: seqs)) {
+        switch client.post(body, key: Self.idempotencyKey(run: run, seqs: seqs)) {
         case .accepted(let accepted, let refused, let isReplayed, _):
-            if reportsGaps { noteGaps(in: events, after: state.after) }
+            // Replayed, the daemon had the whole range as first sent: only what is missing
+            // before it can be lost.
+            if reportsGaps { noteGaps(in: isReplayed ? [] : events, after: state.after, through: seqs.lowerBound - 1) }
             state = UploadState(after: seqs.upperBound)
             inflightEvents = []
             try saveState()
@@ -136,10 +142,12 @@ public final class JournalUploader {
         }
     }
 
-    /// Notes the seqs missing before and between `events` (sent after seq `after`), and drops
-    /// the missing seqs their writer's `journal.dropped` records account for.
-    private func noteGaps(in events: [Event], after: UInt64) {
+    /// Notes the seqs missing before and between `events` (sent after seq `after`; with no
+    /// events, those after `after` through `last`), and drops the missing seqs their writer's
+    /// `journal.dropped` records account for.
+    private func noteGaps(in events: [Event], after: UInt64, through last: UInt64) {
         var previous = after
+        if events.isEmpty, last > after { unexplainedGaps.append((after + 1)...last) }
         for event in events {
             if event.seq > previous + 1 { unexplainedGaps.append((previous + 1)...(event.seq - 1)) }
             previous = event.seq

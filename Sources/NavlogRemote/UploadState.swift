@@ -1,19 +1,25 @@
 import Foundation
+import NavlogEvents
 
 /// How far an upload of a journal has come, kept in a small JSON file so that it resumes:
-/// `{"after": SEQ, "inflight": [FIRST, LAST]}`.
+/// `{"after": SEQ, "inflight": [FIRST, LAST], "run": RUN}`.
 ///
 /// `after` is the last seq the daemon acknowledged. `inflight` is the seq range of the batch
-/// posted and not yet acknowledged: it is written before the post, so that a retry after a
-/// crash sends exactly that range again, under the same `Idempotency-Key`, and the daemon
-/// answers it from its receipt instead of journaling it twice.
+/// posted and not yet acknowledged, and `run` the run of its first event, which its
+/// `Idempotency-Key` names: they are written before the post, so that a retry after a crash
+/// sends that range again under the same key, even when files of it are gone, and the daemon
+/// answers it from its receipt instead of journaling it twice. (A state saved before `run` was
+/// kept takes the run of the first event found in the range.)
 public struct UploadState: Sendable, Equatable {
     public var after: UInt64 = 0
     public var inflight: ClosedRange<UInt64>?
+    /// The run of the first event of the batch in flight.
+    public var inflightRun: String?
 
-    public init(after: UInt64 = 0, inflight: ClosedRange<UInt64>? = nil) {
+    public init(after: UInt64 = 0, inflight: ClosedRange<UInt64>? = nil, inflightRun: String? = nil) {
         self.after = after
         self.inflight = inflight
+        self.inflightRun = inflight == nil ? nil : inflightRun
     }
 
     /// Reads the state at `path`; a missing file is the start of the journal.
@@ -28,6 +34,7 @@ public struct UploadState: Sendable, Equatable {
         var state = UploadState(after: after)
         if let range = object["inflight"] as? [NSNumber], range.count == 2, range[0].uint64Value <= range[1].uint64Value {
             state.inflight = range[0].uint64Value...range[1].uint64Value
+            state.inflightRun = object["run"] as? String
         }
         return state
     }
@@ -36,6 +43,7 @@ public struct UploadState: Sendable, Equatable {
     public func save(path: String) throws {
         var text = "{\"after\": \(after)"
         if let inflight { text += ", \"inflight\": [\(inflight.lowerBound), \(inflight.upperBound)]" }
+        if inflight != nil, let inflightRun { text += ", \"run\": " + JSONValue.string(inflightRun).serialized() }
         text += "}\n"
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
