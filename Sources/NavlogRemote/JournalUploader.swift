@@ -119,9 +119,17 @@ public final class JournalUploader {
         }
         switch client.post(body, key: Self.idempotencyKey(run: run, seqs: seqs)) {
         case .accepted(let accepted, let refused, let isReplayed, _):
-            // Replayed, the daemon had the whole range as first sent: only what is missing
-            // before it can be lost.
-            if reportsGaps { noteGaps(in: isReplayed ? [] : events, after: state.after, through: seqs.lowerBound - 1) }
+            if reportsGaps {
+                if isReplayed, first.seq > seqs.lowerBound {
+                    // The daemon had the whole range as first sent, also the events whose files
+                    // went since: only the seqs before it, and the gaps within what is left, can
+                    // be missing.
+                    if seqs.lowerBound > state.after + 1 { unexplainedGaps.append((state.after + 1)...(seqs.lowerBound - 1)) }
+                    noteGaps(in: events, after: first.seq - 1)
+                } else {
+                    noteGaps(in: events, after: state.after)
+                }
+            }
             state = UploadState(after: seqs.upperBound)
             inflightEvents = []
             try saveState()
@@ -142,12 +150,10 @@ public final class JournalUploader {
         }
     }
 
-    /// Notes the seqs missing before and between `events` (sent after seq `after`; with no
-    /// events, those after `after` through `last`), and drops the missing seqs their writer's
-    /// `journal.dropped` records account for.
-    private func noteGaps(in events: [Event], after: UInt64, through last: UInt64) {
+    /// Notes the seqs missing before and between `events` (sent after seq `after`), and drops
+    /// the missing seqs their writer's `journal.dropped` records account for.
+    private func noteGaps(in events: [Event], after: UInt64) {
         var previous = after
-        if events.isEmpty, last > after { unexplainedGaps.append((after + 1)...last) }
         for event in events {
             if event.seq > previous + 1 { unexplainedGaps.append((previous + 1)...(event.seq - 1)) }
             previous = event.seq
