@@ -1,5 +1,4 @@
 import Foundation
-import NavlogJournal
 import NavlogTestSupport
 import XCTest
 
@@ -36,7 +35,10 @@ final class ProgressTests: XCTestCase {
 
     func testReportShowsProgressOnATerminal() throws {
         let shown = try terminalOutput(["report", journal, "--output", "json"])
-        let events = try XCTUnwrap(JournalReader(paths: [journal]).storedEventCount())
+        // The events the files hold, as `navlog verify` counts them.
+        let verified = try Product.navlog.run(["verify", journal])
+        let events = try XCTUnwrap(verified.stdout.split(separator: "\n").last { $0.contains(" readable event(s)") }
+            .flatMap { $0.split(separator: " ").dropFirst(2).first }.flatMap { Int($0) }, verified.stdout)
         XCTAssertTrue(shown.contains("\(events) of \(events) events (100%) read"), "the last page brings the count to the total: \(shown)")
         // A session filter reads fewer events than the files hold: no total is claimed.
         let filtered = try terminalOutput(["report", journal, "--output", "json", "--session", "s-1"])
