@@ -111,7 +111,7 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             MHD_OPTION.END.rawValue,
         ]
         daemon = withVaList(arguments) { list in
-            MHD_start_daemon_va(flags, 0, nil, nil, accessHandler, context, list)
+            MHD_start_daemon_va(flags, 0, acceptPolicy, context, accessHandler, context, list)
         }
         guard daemon != nil else {
             Glibc.close(listenDescriptor)
@@ -132,10 +132,11 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
     /// work is cancelled), ends streams, waits up to `grace` for those answers to be sent, and
     /// stops the server. Later calls do nothing.
     public func close(answeringWith response: HTTPResponse, within grace: Duration) async {
+        // From now on ``acceptPolicy`` closes each new connection as it comes. Not
+        // MHD_quiesce_daemon: with epoll it races the worker threads, which may take the
+        // listening socket out of their epoll sets first, and then aborts the process
+        // ("Failed to remove listen FD from epoll set", an open defect of libmicrohttpd).
         guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        lifecycle.withLock { _ in
-            if let daemon { _ = MHD_quiesce_daemon(daemon) }
-        }
         // Shard by shard, under each lock: an exchange registered before its shard is passed
         // is collected here, one registered after learns that the server stops.
         let live = registries.flatMap { shard in
@@ -162,18 +163,16 @@ public final class MicroHTTPDaemon: @unchecked Sendable {
             checker?.cancel()
             checker = nil
             guard let daemon else { return }
+            // It closes the listening socket too, the daemon never having been quiesced:
+            // closing it here again could close a descriptor another thread just opened.
             MHD_stop_daemon(daemon)
             self.daemon = nil
-            Glibc.close(listenDescriptor)
         }
     }
 
     deinit {
         checker?.cancel()
-        if let daemon {
-            MHD_stop_daemon(daemon)
-            Glibc.close(listenDescriptor)
-        }
+        if let daemon { MHD_stop_daemon(daemon) }
     }
 
     /// The requests begun and not yet completed.
@@ -212,6 +211,13 @@ public struct MicroHTTPDError: Error, CustomStringConvertible {
 }
 
 // MARK: - C callbacks
+
+/// The accept policy: once the server is stopping, each new connection is closed as it comes.
+private let acceptPolicy: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<sockaddr>?, socklen_t) -> MHD_Result = {
+    context, _, _ in
+    guard let context else { return .YES }
+    return Unmanaged<MicroHTTPDaemon>.fromOpaque(context).takeUnretainedValue().isStopping ? .NO : .YES
+}
 
 /// MHD_OPTION_URI_LOG_CALLBACK: the request line is in (the headers not yet). Creates the
 /// exchange with the target as sent, before MHD decodes it; MHD hands it to the access handler
