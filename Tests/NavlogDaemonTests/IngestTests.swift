@@ -21,6 +21,29 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(run.labels, ["source": "phone-7"])
     }
 
+    /// What `navlog show -o json` prints is taken as it is: its `cursor` (where the line is in
+    /// the journal it came from) is read and ignored, as `seq` and `subject_type` are.
+    func testTheLinesOfNavlogShowAreTakenWithTheirCursors() throws {
+        let source = makeTemporaryDirectory(self) + "/journal"
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: source, runID: "r-show-1"))
+        let recorded = remoteEvents(count: 30, run: "r-show-1")
+        recorded.forEach(writer.record)
+        try writer.close()
+        let shown = try Product.navlog.run(["show", "-o", "json", source])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.hasPrefix("{\"cursor\":\"nl1-"), shown.stdout)
+
+        let daemon = try DaemonHarness(self)
+        let answer = try daemon.ingest(Array(shown.stdout.utf8))
+        XCTAssertEqual(answer.json, ["accepted": 30, "refused": 0, "refusals": []], answer.body)
+        let stored = try daemon.committedEvents().filter { $0.run == "r-show-1" }
+        assertEventsEqual(stored, numbered(recorded, firstSeq: stored[0].seq, run: "r-show-1"))
+        // A cursor that is not a string is refused by name, as any other key of the wrong type.
+        let line = shown.stdout.split(separator: "\n")[0].replacingOccurrences(of: "\"cursor\":\"nl1-1\"", with: "\"cursor\":1")
+        let refused = try daemon.ingest(Array((line + "\n").utf8))
+        XCTAssertEqual(refused.json["refusals"]?.arrayValue?.first?["reason"]?.stringValue, "key 'cursor' must be a string, got 1", refused.body)
+    }
+
     func testIngestedEventsReachTheLiveStreamNumberedAndInOrder() throws {
         let daemon = try DaemonHarness(self)
         let stream = try EventStream(daemon, "/v1/events?format=sse&session=s-2", subscribers: 1)

@@ -14,10 +14,12 @@ struct IngestBatch {
     var events: [Event] = []
     var refusals: [Refusal] = []
 
-    /// The keys an event line may hold (`seq` and `subject_type` are read and ignored: the
-    /// journal assigns the one and derives the other).
+    /// The keys an event line may hold (`seq`, `subject_type` and `cursor` are read and ignored:
+    /// the journal assigns the first, derives the second, and `navlog show -o json` prints the
+    /// third, a position in the journal the line came from).
     static let knownKeys: Set<String> = [
         "seq", "time", "mono_ns", "run", "session", "session_seq", "kind", "subject", "subject_type", "screen", "cause", "parent", "payload",
+        "cursor",
     ]
 
     /// Reads `body` (inflated already); `ownRun` is the daemon's run, which no line may claim.
@@ -94,6 +96,7 @@ struct IngestBatch {
         guard let wall = Event.parseTime(time) else { throw IngestLineError(reason: "key 'time' is not an RFC 3339 time: \(time)") }
         if let seq = members["seq"], seq.intValue == nil { throw IngestLineError(reason: "key 'seq' must be an integer, got \(describe(seq))") }
         _ = try optionalText("subject_type")
+        _ = try optionalText("cursor")
         var cause: UInt64?
         if let raw = members["cause"], raw != .null { cause = UInt64(try number("cause", minimum: 0)) }
         let payload = members["payload"] ?? .object([:])

@@ -10,7 +10,7 @@ extension Event {
     /// A line it takes: one JSON object whose keys are the documented ones, each at most once;
     /// `run`, `session`, `kind` non-empty strings, `subject` a string, `time` an RFC 3339 time,
     /// `mono_ns` an integer of at least 0, `session_seq` one of at least 1; `seq` (ignored) an
-    /// integer, `subject_type` (ignored) a string; `screen` and `parent` strings or null,
+    /// integer, `subject_type` and `cursor` (ignored: `navlog show -o json` prints a cursor) strings; `screen` and `parent` strings or null,
     /// `cause` an integer of at least 0 or null, `payload` an object (`{}` when absent). The
     /// event's seq is 0. `POST /v1/ingest` reads each line this way first.
     ///
@@ -70,7 +70,7 @@ private struct LineFields {
 
     /// The documented keys; a key's bit in ``seen`` is its position here.
     static let keys: [[UInt8]] = ["seq", "time", "mono_ns", "run", "session", "session_seq", "kind", "subject", "subject_type",
-                                  "screen", "cause", "parent", "payload"].map { Array($0.utf8) }
+                                  "screen", "cause", "parent", "payload", "cursor"].map { Array($0.utf8) }
 
     /// The position in ``keys`` of the key the parser is at (its opening quote), compared as
     /// bytes without making a string; nil for any other key, or one with escapes.
@@ -111,7 +111,7 @@ private struct LineFields {
         case 4: session = try string(&parser)
         case 6: kind = try string(&parser)
         case 7: subject = try string(&parser)
-        case 8: guard try string(&parser) != nil else { return false }
+        case 8, 13: guard try string(&parser) != nil else { return false }
         case 9: guard try optionalString(&parser, into: &screen) else { return false }
         case 11: guard try optionalString(&parser, into: &parent) else { return false }
         case 0: guard try parser.parseValue(depth: 1).intValue != nil else { return false }
