@@ -10,8 +10,9 @@ extension Event {
     /// A line it takes: one JSON object whose keys are the documented ones, each at most once;
     /// `run`, `session`, `kind` non-empty strings, `subject` a string, `time` an RFC 3339 time,
     /// `mono_ns` an integer of at least 0, `session_seq` one of at least 1; `seq` (ignored) an
-    /// integer, `subject_type` and `cursor` (ignored: `navlog show -o json` prints a cursor) strings; `screen` and `parent` strings or null,
-    /// `cause` an integer of at least 0 or null, `payload` an object (`{}` when absent). The
+    /// integer, `subject_type` and `cursor` (ignored: `navlog show -o json` prints a cursor)
+    /// strings; `screen` and `parent` strings or null, `cause` an integer of at least 0 or
+    /// null, `payload` an object (`{}` when absent). The
     /// event's seq is 0. `POST /v1/ingest` reads each line this way first.
     ///
     /// `previousRun`, the run of the line before, is reused when this line's run is the same:

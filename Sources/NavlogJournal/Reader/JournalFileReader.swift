@@ -233,16 +233,16 @@ final class JournalFileReader {
         id >= 0 && id < envelopeOnly.count && envelopeOnly[Int(id)]
     }
 
+    /// The payload of an envelope-only event, made once: a `[:]` literal built a dictionary
+    /// for each event.
+    private static let emptyPayload: JSONValue = .object([:])
+
     /// Replaces ids with strings, reloading the tables once when a newer id turns up, and
     /// initializes `slot` with the event unless it does not match the filter; returns whether
     /// it did.
     ///
     /// It builds the event in place: returning it, or appending it to an array, copied the
     /// event, retaining and then releasing every string and the payload.
-    /// The payload of an envelope-only event, made once: a `[:]` literal built a dictionary
-    /// for each event.
-    private static let emptyPayload: JSONValue = .object([:])
-
     private func resolve(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, into slot: UnsafeMutablePointer<Event>) throws -> Bool {
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
