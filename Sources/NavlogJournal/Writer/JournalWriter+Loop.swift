@@ -107,22 +107,20 @@ extension JournalWriter {
         if let last = outcome.committedSeq { state.committedSeq = max(state.committedSeq, last) }
         if let error = outcome.error ?? rotationError ?? finalError { state.lastError = error.description }
         state.currentFile = fileWriter?.path ?? ""
-        if let error = outcome.error, let first = batch.first?.event.seq, let last = batch.last?.event.seq {
-            failedWrites.append((min(first, last)...max(first, last), error))
-            if failedWrites.count > Self.failedWriteMemory { failedWrites.removeFirst(failedWrites.count - Self.failedWriteMemory) }
-        }
         let failedSeqs = outcome.error == nil ? nil : batch.first.flatMap { first in
             batch.last.map { last in min(first.event.seq, last.event.seq)...max(first.event.seq, last.event.seq) }
+        }
+        if let error = outcome.error, let failedSeqs {
+            failedWrites.append((failedSeqs, error))
+            if failedWrites.count > Self.failedWriteMemory { failedWrites.removeFirst(failedWrites.count - Self.failedWriteMemory) }
         }
         for waiter in turn.flushWaiters {
             // A waiter that names its seqs fails only when they were lost: its events may have
             // committed in an earlier turn, and failing it for others' would have a
             // `flush_per_request` daemon release an ingest key whose events are journaled.
-            let failed: JournalError?
-            if let covered = waiter.covered, let error = outcome.error {
-                failed = failedSeqs.map { $0.overlaps(covered) } ?? true ? error : nil
-            } else {
-                failed = outcome.error
+            let failed = outcome.error.flatMap { error in
+                guard let covered = waiter.covered, let failedSeqs, !failedSeqs.overlaps(covered) else { return error }
+                return nil
             }
             finish(waiter, failure: failed ?? earlierFailure(covering: waiter.covered))
         }
