@@ -110,7 +110,6 @@ final class JournalFileReader {
         var events: [Event] = []
         var scannedThrough: UInt64?
         for (position, block) in blocks.enumerated() {
-            let kept = events.count
             do {
                 if blockRow == nil {
                     do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
@@ -133,8 +132,8 @@ final class JournalFileReader {
                     events.append(contentsOf: resolved)
                 }
             } catch where scannedThrough != nil {
-                // Hand out the blocks before the damaged one; the next call starts at it and throws.
-                events.removeSubrange(kept...)
+                // Hand out the blocks before the damaged one (none of its events was added); the
+                // next call starts at it and throws.
                 break
             }
             scannedThrough = block.lastSeq
