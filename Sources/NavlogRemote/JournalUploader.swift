@@ -104,7 +104,7 @@ public final class JournalUploader {
         // A batch in flight keeps its range and run, and so its key, even when its oldest
         // events are gone (their files removed before a restart): the daemon may have taken it.
         let seqs = state.inflight ?? first.seq...last.seq
-        let run = state.inflight == nil ? first.run : state.inflightRun ?? first.run
+        let run = state.inflightRun ?? first.run
         if state.inflight != seqs || state.inflightRun != run {
             state.inflight = seqs
             state.inflightRun = run

@@ -12,8 +12,10 @@ import NavlogEvents
 /// kept takes the run of the first event found in the range.)
 public struct UploadState: Sendable, Equatable {
     public var after: UInt64 = 0
-    public var inflight: ClosedRange<UInt64>?
-    /// The run of the first event of the batch in flight.
+    public var inflight: ClosedRange<UInt64>? {
+        didSet { if inflight == nil { inflightRun = nil } }
+    }
+    /// The run of the first event of the batch in flight; nil with no batch in flight.
     public var inflightRun: String?
 
     public init(after: UInt64 = 0, inflight: ClosedRange<UInt64>? = nil, inflightRun: String? = nil) {
@@ -43,7 +45,7 @@ public struct UploadState: Sendable, Equatable {
     public func save(path: String) throws {
         var text = "{\"after\": \(after)"
         if let inflight { text += ", \"inflight\": [\(inflight.lowerBound), \(inflight.upperBound)]" }
-        if inflight != nil, let inflightRun { text += ", \"run\": " + JSONValue.string(inflightRun).serialized() }
+        if let inflightRun { text += ", \"run\": " + JSONValue.string(inflightRun).serialized() }
         text += "}\n"
         let temporary = path + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
