@@ -110,6 +110,57 @@ final class CLIErrorTests: XCTestCase {
         XCTAssertEqual(verify.status, 1)
         XCTAssertTrue(verify.stdout.contains("problem: \(garbage.path)"), verify.stdout)
     }
+
+    /// A directory with no journal file in it (a wrong path, a journal not written yet) fails
+    /// verify and the readers by name, instead of passing or printing an empty answer; only
+    /// following waits for a writer to make the first file.
+    func testADirectoryWithoutJournalFilesIsNamedNotReadAsEmpty() throws {
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try "not a journal".write(to: empty.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        let message = "journal '\(empty.path)' holds no journal file (no *.navlog directly inside it)"
+
+        let verify = try Product.navlog.run(["verify", empty.path])
+        XCTAssertEqual(verify.status, 1, "a gate over nothing must not pass")
+        XCTAssertEqual(verify.stdout, "problem: \(empty.path): holds no journal file (no *.navlog directly inside it)\n0 file(s), 0 readable event(s), 1 problem(s)\n")
+        let json = try JSONValue(parsing: try Product.navlog.run(["verify", "-o", "json", empty.path]).stdout)
+        XCTAssertEqual(json["problems"]?.arrayValue?.first?["file"]?.stringValue, empty.path)
+
+        for command in [["report"], ["show"], ["tail"], ["export", "--format", "ndjson"]] {
+            let result = try Product.navlog.run(command + [empty.path])
+            XCTAssertEqual(result.status, 2, command.joined(separator: " "))
+            XCTAssertEqual(result.stdout, "", command.joined(separator: " "))
+            XCTAssertEqual(result.stderr, "navlog \(command[0]): \(message)\n")
+        }
+
+        // A journal directory beside it still reads, and one empty path among good ones is named.
+        let run = try Product.navlog.run(["run", "--script", "Config/scenarios/articles.scenario", "--journal", journal])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try Product.navlog.run(["verify", journal]).status, 0)
+        let both = try Product.navlog.run(["report", journal, empty.path])
+        XCTAssertEqual(both.status, 2)
+        XCTAssertEqual(both.stderr, "navlog report: \(message)\n")
+
+        // Following an empty directory waits, and prints the first file's events once written.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Product.navlog.path)
+        process.arguments = ["tail", "-f", "-o", "json", empty.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        let recorded = try Product.navlog.run(["run", "--script", "Config/scenarios/articles.scenario", "--journal", empty.path])
+        XCTAssertEqual(recorded.status, 0, recorded.stderr)
+        var buffer = ""
+        let deadline = Date().addingTimeInterval(60)
+        while !buffer.contains("\"session.end\""), Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer += String(decoding: chunk, as: UTF8.self)
+        }
+        XCTAssertTrue(process.isRunning, "tail -f keeps following")
+        XCTAssertTrue(buffer.contains("\"session.start\"") && buffer.contains("\"session.end\""), buffer)
+    }
 }
 
 /// An app parameter declared private (tabs' `user_name`) is protected in `session.start`

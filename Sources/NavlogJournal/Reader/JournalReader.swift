@@ -42,6 +42,15 @@ public struct JournalReader: Sendable {
         paths.flatMap { JournalSource(path: $0).listFiles() }
     }
 
+    /// The directories among `paths` that hold no `.navlog` file: reading one yields nothing,
+    /// which is almost always a wrong path rather than a journal.
+    public func directoriesWithoutFiles() -> [String] {
+        paths.map(JournalSource.init(path:)).filter { $0.isDirectory && $0.listFiles().isEmpty }.map(\.path)
+    }
+
+    /// What is said of a directory that holds no journal file, after its path.
+    public static let noFileMessage = "holds no journal file (no *.\(JournalDirectory.fileExtension) directly inside it)"
+
     /// How many events the files under `paths` hold, from their blocks' rows (no block is
     /// inflated): the total a progress line counts towards when a filter leaves every event in
     /// (``EventFilter/keepsEveryEvent``). Nil when a file cannot be read; reading it then says why.

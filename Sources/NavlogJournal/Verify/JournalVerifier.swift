@@ -40,7 +40,12 @@ public enum JournalVerifier {
         var report = VerificationReport()
         for source in paths.map(JournalSource.init(path:)) {
             var coverage = SeqCoverage()
-            for path in source.listFiles() {
+            let files = source.listFiles()
+            if files.isEmpty {
+                // A gate over a wrong or empty directory would otherwise pass having checked nothing.
+                report.issues.append(VerificationIssue(path: source.path, seqRange: nil, message: JournalReader.noFileMessage))
+            }
+            for path in files {
                 report.files.append(path)
                 verifyFile(path, into: &report, coverage: &coverage)
             }

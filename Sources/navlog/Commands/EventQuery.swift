@@ -64,6 +64,7 @@ struct EventQuery {
             }
         }
         self.filter = filter
+        try EventQuery.refuseDirectoriesWithoutFiles(paths, follows: arguments.flag("follow"))
     }
 
     /// The journals a reading command reads: its PATH arguments and `--journal` options, or
@@ -80,6 +81,16 @@ struct EventQuery {
             throw CommandFailure("journal '\(path)' does not exist")
         }
         return paths
+    }
+
+    /// Refuses a directory among `paths` that holds no journal file: reading it would print an
+    /// empty answer for what is almost always a wrong path. Following (`follows`) waits for a
+    /// writer to make the first file instead. Called once the options are parsed, so that a
+    /// usage error is reported first.
+    static func refuseDirectoriesWithoutFiles(_ paths: [String], follows: Bool = false) throws {
+        if !follows, let empty = JournalReader(paths: paths).directoriesWithoutFiles().first {
+            throw CommandFailure("journal '\(empty)' \(JournalReader.noFileMessage)")
+        }
     }
 
     /// The runs and sessions that `--run` and `--session` select in the journals at `paths`;

@@ -69,6 +69,7 @@ struct ReportCommand: ParsableCommand {
         width = try arguments.integer("width") ?? ReportCommand.terminalWidth()
         isStrict = arguments.flag("strict")
         filters = ["label", "app", "session", "run", "since", "until"].flatMap { name in arguments.values(name).map { "--\(name) \($0)" } }
+        try EventQuery.refuseDirectoriesWithoutFiles(paths)
     }
 
     func run() async throws -> Int32 {

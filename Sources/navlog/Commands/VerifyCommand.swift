@@ -7,7 +7,8 @@ struct VerifyCommand: ParsableCommand {
         name: "verify",
         abstract: "Check journals: SQLite integrity, blocks, counts and seq continuity.",
         discussion: """
-            Each problem names its file and seq range. Exit 1 when any is found. --output json \
+            Each problem names its file and seq range; a directory with no .navlog file in it is \
+            one too. Exit 1 when any is found. --output json \
             prints one object: files, readable_events, and problems, each with its file, \
             seq_first and seq_last (null when no seq is at fault) and message.
             """,
