@@ -140,11 +140,25 @@ final class CLIErrorTests: XCTestCase {
         let both = try Product.navlog.run(["report", journal, empty.path])
         XCTAssertEqual(both.status, 2)
         XCTAssertEqual(both.stderr, "navlog report: \(message)\n")
+        // diff names the side, whichever it is; baseline save names the journal and writes nothing.
+        let noFile = "'\(empty.path)' holds no journal file (no *.navlog directly inside it)"
+        let againstEmpty = try Product.navlog.run(["diff", journal, empty.path])
+        XCTAssertEqual(againstEmpty.status, 2)
+        XCTAssertEqual(againstEmpty.stderr, "navlog diff: candidate \(noFile)\n")
+        let fromEmpty = try Product.navlog.run(["diff", empty.path, journal])
+        XCTAssertEqual(fromEmpty.stderr, "navlog diff: base \(noFile)\n")
+        let baseline = directory.appendingPathComponent("empty.navbase").path
+        let save = try Product.navlog.run(["baseline", "save", "-j", empty.path, "-o", baseline])
+        XCTAssertEqual(save.status, 2)
+        XCTAssertEqual(save.stderr, "navlog baseline save: \(message)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: baseline))
 
         // Following an empty directory waits, and prints the first file's events once written.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Product.navlog.path)
-        process.arguments = ["tail", "-f", "-o", "json", empty.path]
+        // Enough history that the whole session prints whether tail's first scan comes before
+        // the run writes or after (by default it would print only the last 10 events).
+        process.arguments = ["tail", "-f", "-n", "1000", "-o", "json", empty.path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

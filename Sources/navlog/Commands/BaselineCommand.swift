@@ -49,6 +49,7 @@ struct BaselineSaveCommand: ParsableCommand {
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("journal '\(path)' does not exist")
         }
+        try EventQuery.refuseDirectoriesWithoutFiles(paths)
         try DiffOptions.checkBaselinePath(outputPath)
         let (side, gapStatus) = try DiffOptions.readJournals(paths, settings: settings, command: "navlog baseline save")
         guard side.sessions > 0 else { throw CommandFailure("no session in \(paths.joined(separator: ", ")); nothing to save") }

@@ -59,7 +59,7 @@ enum DiffOptions {
     }
 
     /// Classifies `paths`: one file holding JSON is a baseline; anything else is journals. A
-    /// path that does not exist is trouble (exit 2).
+    /// path that does not exist, or a directory with no journal file, is trouble (exit 2).
     static func input(_ paths: [String], side: String) throws -> Input {
         if paths.count == 1, let path = paths.first {
             var isDirectory: ObjCBool = false
@@ -74,6 +74,9 @@ enum DiffOptions {
         }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("\(side) '\(path)' does not exist")
+        }
+        if let empty = JournalReader(paths: paths).directoriesWithoutFiles().first {
+            throw CommandFailure("\(side) '\(empty)' \(JournalReader.noFileMessage)")
         }
         return .journals(paths)
     }
