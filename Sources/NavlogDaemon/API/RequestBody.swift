@@ -31,7 +31,7 @@ struct RequestBody {
     mutating func string(_ key: String, isRequired: Bool = false) throws -> String? {
         known.append(key)
         guard let value = members[key] else {
-            if isRequired { throw APIError.invalidField(key, "a string (required)", got: nil) }
+            if isRequired { throw missing(key, "a string (required)") }
             return nil
         }
         guard let text = value.stringValue else { throw APIError.invalidField(key, "a string", got: value) }
@@ -42,6 +42,15 @@ struct RequestBody {
     mutating func value(_ key: String) -> JSONValue? {
         known.append(key)
         return members[key]
+    }
+
+    /// The error for a required field that is absent: it lists the fields the body has, since
+    /// a misspelt or misplaced one (`target` for `element`) is the likely cause, and the
+    /// unknown-field check comes only after the required ones.
+    private func missing(_ key: String, _ expectation: String) -> APIError {
+        var error = APIError.invalidField(key, expectation, got: nil)
+        if !members.isEmpty { error.detail += " (the body's fields: \(members.keys.sorted().joined(separator: ", ")))" }
+        return error
     }
 
     /// Refuses the fields nobody asked for.
