@@ -125,7 +125,7 @@ extension DaemonAPI {
         case "gzip", "x-gzip":
             let inflated: [UInt8]?
             do {
-                inflated = try Inflater(format: .gzip).decompress(request.body, limit: limit, context: "request body")
+                inflated = try Inflater(format: .gzip).decompress(request.body, limit: limit, context: "inflating the request body")
             } catch {
                 throw APIError(status: 400, code: "bad_gzip", detail: "Content-Encoding: gzip, but the body does not inflate: \(error)")
             }
