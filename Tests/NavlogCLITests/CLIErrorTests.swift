@@ -152,6 +152,11 @@ final class CLIErrorTests: XCTestCase {
         XCTAssertEqual(save.status, 2)
         XCTAssertEqual(save.stderr, "navlog baseline save: \(message)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: baseline))
+        // push refuses before it reaches for the daemon, and leaves no state file behind.
+        let push = try Product.navlog.run(["push", "--to", "http://127.0.0.1:1", empty.path])
+        XCTAssertEqual(push.status, 2)
+        XCTAssertEqual(push.stderr, "navlog push: \(message)\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: empty.path), ["notes.txt"])
 
         // Following an empty directory waits, and prints the first file's events once written.
         let process = Process()

@@ -68,6 +68,8 @@ struct PushCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: journal, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("no journal directory '\(journal)'")
         }
+        // A wrong path would "push 0 events" and leave a state file in it.
+        try EventQuery.refuseDirectoriesWithoutFiles([journal])
         let client: IngestClient
         do {
             client = try IngestClient(url: url, source: source, token: token)
