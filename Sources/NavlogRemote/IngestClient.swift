@@ -71,6 +71,22 @@ public final class IngestClient: Sendable {
         request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
         request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
         request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
+        return send(request)
+    }
+
+    /// Asks what became of the batch posted under `key` (`GET /v1/ingest`), for a batch whose
+    /// answer was lost and whose events are gone: ``Outcome/accepted(accepted:refused:isReplayed:answer:)``
+    /// with the answer it was given when the daemon journaled it, `refused(status: 404, …)` when it
+    /// did not (or an older daemon cannot say: 405), else `retry`.
+    public func status(key: String) -> Outcome {
+        var request = URLRequest(url: endpoint, timeoutInterval: timeout)
+        request.httpMethod = "GET"
+        request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
+        return send(request)
+    }
+
+    private func send(_ request: URLRequest) -> Outcome {
+        var request = request
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let exchange = Exchange()
         let task = session.dataTask(with: request) { data, response, error in

@@ -97,6 +97,24 @@ public final class JournalUploader {
                 return .idle
             }
             // Its files were removed (a spool's retention) before the daemon acknowledged it.
+            // The daemon may have taken it all the same: ask under its key.
+            if let run = state.inflightRun {
+                switch client.status(key: Self.idempotencyKey(run: run, seqs: lost)) {
+                case .accepted(let accepted, let refused, _, _):
+                    if reportsGaps, lost.lowerBound > state.after + 1 { unexplainedGaps.append((state.after + 1)...(lost.lowerBound - 1)) }
+                    state = UploadState(after: lost.upperBound)
+                    inflightEvents = []
+                    try saveState()
+                    return .sent(events: accepted, refusedLines: refused, isReplayed: true)
+                case .retry(let reason, let retryAfter):
+                    return .retry(reason: "asking after the batch in flight: \(reason)", retryAfter: retryAfter)
+                case .refused(404, _), .refused(405, _), .tooLarge:
+                    // The daemon never journaled it (405: a daemon too old to say); it is lost.
+                    break
+                case .refused(let status, let reason):
+                    throw RemoteError.refused(status: status, reason: reason, seqs: lost)
+                }
+            }
             state.inflight = nil
             try saveState()
             return .retry(reason: "the batch in flight, seqs \(lost.lowerBound)-\(lost.upperBound), is no longer in \(directory)", retryAfter: 0)

@@ -15,7 +15,8 @@ struct IngestAnswer {
 
 extension DaemonHarness {
     /// Posts `body` to `/v1/ingest?QUERY` with `headers`, as bytes, and returns the answer.
-    func ingest(_ body: [UInt8], query: String = "source=test-client", headers: [String: String] = [:], token: String? = nil) throws -> IngestAnswer {
+    func ingest(_ body: [UInt8], query: String = "source=test-client", headers: [String: String] = [:], token: String? = nil,
+                method: String = "POST") throws -> IngestAnswer {
         let bodyPath = directory + "/body-\(UInt32.random(in: 0...UInt32.max))"
         let headerPath = bodyPath + ".headers"
         XCTAssertTrue(FileManager.default.createFile(atPath: bodyPath, contents: Data(body)))
@@ -23,7 +24,7 @@ extension DaemonHarness {
             try? FileManager.default.removeItem(atPath: bodyPath)
             try? FileManager.default.removeItem(atPath: headerPath)
         }
-        var arguments = ["-s", "-S", "-X", "POST", "--max-time", "30", "-D", headerPath, "--data-binary", "@" + bodyPath,
+        var arguments = ["-s", "-S", "-X", method, "--max-time", "30", "-D", headerPath, "--data-binary", "@" + bodyPath,
                          "-H", "Content-Type: application/x-ndjson", "--unix-socket", socketPath, "http://localhost/v1/ingest?\(query)"]
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { arguments += ["-H", "\(name): \(value)"] }
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }

@@ -160,6 +160,43 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(try restarted.ingest(body, headers: ["Idempotency-Key": "batch-2"]).json["accepted"], 25)
     }
 
+    /// `GET /v1/ingest` with a key says what became of the request sent under it: its answer
+    /// once journaled (also after a restart), 404 before and past the window, 400 without a key.
+    func testAKeyCanBeAskedAfterWithoutSendingItsEventsAgain() throws {
+        let directory = freshDaemonDirectory()
+        let settings: [String: JSONValue] = ["journal": journalSettings(directory, ["durability": "flush_per_request"]), "ingest": ["idempotency_window_s": 60]]
+        let daemon = try DaemonHarness(self, overrides: settings, directory: directory)
+        func ask(_ harness: DaemonHarness, _ key: String?) throws -> IngestAnswer {
+            try harness.ingest([], headers: key.map { ["Idempotency-Key": $0] } ?? [:], method: "GET")
+        }
+        let noKey = try ask(daemon, nil)
+        XCTAssertEqual(noKey.status, 400)
+        XCTAssertEqual(noKey.json["error"], "missing_idempotency_key")
+        let unknown = try ask(daemon, "batch-1")
+        XCTAssertEqual(unknown.status, 404)
+        XCTAssertEqual(unknown.json["error"], "unknown_idempotency_key")
+        XCTAssertTrue(unknown.json["detail"]?.stringValue?.contains("no request with Idempotency-Key 'batch-1' was journaled within ingest.idempotency_window_s (60 s)") == true, unknown.body)
+
+        let body = ndjson(remoteEvents(count: 5, run: "r-asked")) + Array("garbage\n".utf8)
+        let sent = try daemon.ingest(body, headers: ["Idempotency-Key": "batch-1"])
+        XCTAssertEqual(sent.status, 200, sent.body)
+        let asked = try ask(daemon, "batch-1")
+        XCTAssertEqual(asked.status, 200)
+        XCTAssertEqual(asked.headers["idempotent-replayed"], "true")
+        XCTAssertEqual(asked.body, sent.body, "the answer it was given, refused line and all")
+        XCTAssertEqual(try ask(daemon, "batch-2").status, 404, "asking takes no key")
+        XCTAssertEqual(try daemon.ingest(body, headers: ["Idempotency-Key": "batch-2"]).json["accepted"], 5)
+        XCTAssertEqual(daemon.terminate(), 0)
+
+        let restarted = try DaemonHarness(self, overrides: settings, directory: directory)
+        XCTAssertEqual(try ask(restarted, "batch-1").body, sent.body, "read back from the journal's receipts")
+        XCTAssertEqual(restarted.terminate(), 0)
+        var later = settings
+        later["testing"] = ["wall_clock_offset_s": 120]
+        let past = try DaemonHarness(self, overrides: later, directory: directory)
+        XCTAssertEqual(try ask(past, "batch-1").status, 404, "forgotten past the window")
+    }
+
     func testAKeyOutsideTheWindowIsForgottenAtStart() throws {
         let daemon = try DaemonHarness(self, overrides: ["ingest": ["idempotency_window_s": 60]])
         let body = ndjson(remoteEvents(count: 2, run: "r-window"))

@@ -106,6 +106,30 @@ extension DaemonAPI {
 
     /// The `Idempotency-Key` header: nil when absent, else 1 to 200 printable ASCII characters
     /// without spaces.
+    /// `GET /v1/ingest` with an `Idempotency-Key`: what became of the request sent under it,
+    /// for a client that lost the answer and no longer has the events to send again. 200 with
+    /// the answer it was given (`Idempotent-Replayed: true`), 409 while it is being answered,
+    /// 404 when no request under it committed within the window.
+    func ingestKeyStatus(_ request: HTTPRequest) throws -> Answer {
+        guard let key = try Self.idempotencyKey(request) else {
+            throw APIError(status: 400, code: "missing_idempotency_key",
+                           detail: "name the request to look up with the header Idempotency-Key")
+        }
+        let window = settings.withLock { $0.ingest.idempotencyWindowSeconds }
+        switch ingestState.keys.peek(key, now: journal.configuration.clock.now().wall, window: Int64(window) * 1_000_000_000) {
+        case .committed(let answer, _)?:
+            var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")])
+            response.body = Array((answer + "\n").utf8)
+            return .now(response)
+        case .inFlight?, .acquired?:
+            throw APIError(status: 409, code: "idempotency_key_in_use",
+                           detail: "a request with Idempotency-Key '\(key)' is being answered; ask again once it is", headers: ["Retry-After": "1"])
+        case nil:
+            throw APIError(status: 404, code: "unknown_idempotency_key",
+                           detail: "no request with Idempotency-Key '\(key)' was journaled within ingest.idempotency_window_s (\(window) s)")
+        }
+    }
+
     static func idempotencyKey(_ request: HTTPRequest) throws -> String? {
         guard let key = request.headers["idempotency-key"] else { return nil }
         guard (1...200).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {

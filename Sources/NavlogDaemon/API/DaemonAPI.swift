@@ -138,7 +138,10 @@ public final class DaemonAPI: Sendable {
         Route("/v1/sessions/{id}/actions", ["POST": { api, request, id in api.admit(request) { try api.performAction(id, request) } }]),
         Route("/v1/sessions/{id}/deeplinks", ["POST": { api, request, id in api.admit(request) { try api.followDeepLink(id, request) } }]),
         Route("/v1/events", ["GET": { api, request, _ in api.streamEvents(request) }]),
-        Route("/v1/ingest", ["POST": { api, request, _ in api.admit(request) { try api.ingest(request) } }]),
+        Route("/v1/ingest", [
+            "GET": { api, request, _ in api.admit(request) { try api.ingestKeyStatus(request) } },
+            "POST": { api, request, _ in api.admit(request) { try api.ingest(request) } },
+        ]),
         Route("/v1/journal/rotate", ["POST": { api, request, _ in api.deferred(request) { try await api.rotateJournal() } }]),
     ] + consoleRoutes
 

@@ -69,6 +69,19 @@ final class IngestKeyStore: Sendable {
         }
     }
 
+    /// What `key` holds at wall time `now`, without taking it: nil when it is unknown, or was
+    /// committed more than `window` nanoseconds ago.
+    func peek(_ key: String, now: Int64, window: Int64) -> Lookup? {
+        state.withLock { state in
+            switch state.entries[key] {
+            case .inFlight?: .inFlight
+            case .committed(let answer, let accepted, let nanoseconds)? where nanoseconds >= now - window:
+                .committed(answer: answer, accepted: accepted)
+            default: nil
+            }
+        }
+    }
+
     /// Marks a held key committed with the answer given.
     func commit(_ key: String, answer: String, accepted: Int, now: Int64) {
         state.withLock { state in
