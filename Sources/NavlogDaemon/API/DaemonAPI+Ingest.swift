@@ -26,13 +26,10 @@ extension DaemonAPI {
             case .acquired:
                 break
             case .inFlight:
-                throw APIError(status: 409, code: "idempotency_key_in_use",
-                               detail: "a request with Idempotency-Key '\(key)' is being answered; retry once it is", headers: ["Retry-After": "1"])
+                throw Self.keyInUse(key)
             case .committed(let answer, let accepted):
                 metrics.ingest.recordDuplicate(accepted)
-                var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")])
-                response.body = Array((answer + "\n").utf8)
-                return .now(response)
+                return .now(Self.replayed(answer))
             }
         }
         do {
@@ -104,8 +101,6 @@ extension DaemonAPI {
         }
     }
 
-    /// The `Idempotency-Key` header: nil when absent, else 1 to 200 printable ASCII characters
-    /// without spaces.
     /// `GET /v1/ingest` with an `Idempotency-Key`: what became of the request sent under it,
     /// for a client that lost the answer and no longer has the events to send again. 200 with
     /// the answer it was given (`Idempotent-Replayed: true`), 409 while it is being answered,
@@ -118,18 +113,30 @@ extension DaemonAPI {
         let window = settings.withLock { $0.ingest.idempotencyWindowSeconds }
         switch ingestState.keys.peek(key, now: journal.configuration.clock.now().wall, window: Int64(window) * 1_000_000_000) {
         case .committed(let answer, _)?:
-            var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")])
-            response.body = Array((answer + "\n").utf8)
-            return .now(response)
+            return .now(Self.replayed(answer))
         case .inFlight?, .acquired?:
-            throw APIError(status: 409, code: "idempotency_key_in_use",
-                           detail: "a request with Idempotency-Key '\(key)' is being answered; ask again once it is", headers: ["Retry-After": "1"])
+            throw Self.keyInUse(key)
         case nil:
             throw APIError(status: 404, code: "unknown_idempotency_key",
                            detail: "no request with Idempotency-Key '\(key)' was journaled within ingest.idempotency_window_s (\(window) s)")
         }
     }
 
+    /// The answer to a request whose `Idempotency-Key` was committed: the answer it was given.
+    static func replayed(_ answer: String) -> HTTPResponse {
+        var response = HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Idempotent-Replayed", "true")])
+        response.body = Array((answer + "\n").utf8)
+        return response
+    }
+
+    /// 409: a request with `key` is being answered.
+    static func keyInUse(_ key: String) -> APIError {
+        APIError(status: 409, code: "idempotency_key_in_use",
+                 detail: "a request with Idempotency-Key '\(key)' is being answered; retry once it is", headers: ["Retry-After": "1"])
+    }
+
+    /// The `Idempotency-Key` header: nil when absent, else 1 to 200 printable ASCII characters
+    /// without spaces.
     static func idempotencyKey(_ request: HTTPRequest) throws -> String? {
         guard let key = request.headers["idempotency-key"] else { return nil }
         guard (1...200).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
