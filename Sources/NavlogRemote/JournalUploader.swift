@@ -101,10 +101,8 @@ public final class JournalUploader {
             if let run = state.inflightRun {
                 switch client.status(key: Self.idempotencyKey(run: run, seqs: lost)) {
                 case .accepted(let accepted, let refused, _, _):
-                    if reportsGaps, lost.lowerBound > state.after + 1 { unexplainedGaps.append((state.after + 1)...(lost.lowerBound - 1)) }
-                    state = UploadState(after: lost.upperBound)
-                    inflightEvents = []
-                    try saveState()
+                    if reportsGaps { noteMissing(after: state.after, before: lost.lowerBound) }
+                    try acknowledge(through: lost.upperBound)
                     return .sent(events: accepted, refusedLines: refused, isReplayed: true)
                 case .retry(let reason, let retryAfter):
                     return .retry(reason: "asking after the batch in flight: \(reason)", retryAfter: retryAfter)
@@ -142,15 +140,13 @@ public final class JournalUploader {
                     // The daemon had the whole range as first sent, also the events whose files
                     // went since: only the seqs before it, and the gaps within what is left, can
                     // be missing.
-                    if seqs.lowerBound > state.after + 1 { unexplainedGaps.append((state.after + 1)...(seqs.lowerBound - 1)) }
+                    noteMissing(after: state.after, before: seqs.lowerBound)
                     noteGaps(in: events, after: first.seq - 1)
                 } else {
                     noteGaps(in: events, after: state.after)
                 }
             }
-            state = UploadState(after: seqs.upperBound)
-            inflightEvents = []
-            try saveState()
+            try acknowledge(through: seqs.upperBound)
             return .sent(events: accepted, refusedLines: refused, isReplayed: isReplayed)
         case .retry(let reason, let retryAfter):
             return .retry(reason: reason, retryAfter: retryAfter)
@@ -168,12 +164,24 @@ public final class JournalUploader {
         }
     }
 
+    /// Notes the seqs between `after` and `before`, if any, as missing.
+    private func noteMissing(after: UInt64, before: UInt64) {
+        if before > after + 1 { unexplainedGaps.append((after + 1)...(before - 1)) }
+    }
+
+    /// Records that the daemon has every seq through `upperBound`: the batch in flight is done.
+    private func acknowledge(through upperBound: UInt64) throws {
+        state = UploadState(after: upperBound)
+        inflightEvents = []
+        try saveState()
+    }
+
     /// Notes the seqs missing before and between `events` (sent after seq `after`), and drops
     /// the missing seqs their writer's `journal.dropped` records account for.
     private func noteGaps(in events: [Event], after: UInt64) {
         var previous = after
         for event in events {
-            if event.seq > previous + 1 { unexplainedGaps.append((previous + 1)...(event.seq - 1)) }
+            noteMissing(after: previous, before: event.seq)
             previous = event.seq
             if event.kind == .journalDropped, event.session == JournalWriter.bookkeepingSession,
                 let dropped = JournalWriter.droppedSeqs(inRecord: event.payload)

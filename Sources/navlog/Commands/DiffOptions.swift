@@ -75,9 +75,7 @@ enum DiffOptions {
         for path in paths where !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure("\(side) '\(path)' does not exist")
         }
-        if let empty = JournalReader(paths: paths).directoriesWithoutFiles().first {
-            throw CommandFailure("\(side) '\(empty)' \(JournalReader.noFileMessage)")
-        }
+        try EventQuery.refuseDirectoriesWithoutFiles(paths, role: side)
         return .journals(paths)
     }
 

@@ -87,9 +87,10 @@ struct EventQuery {
     /// empty answer for what is almost always a wrong path. Following (`follows`) waits for a
     /// writer to make the first file instead. Called once the options are parsed, so that a
     /// usage error is reported first.
-    static func refuseDirectoriesWithoutFiles(_ paths: [String], follows: Bool = false) throws {
+    /// `role` names the paths in the error (`journal`, or a side of `diff`).
+    static func refuseDirectoriesWithoutFiles(_ paths: [String], follows: Bool = false, role: String = "journal") throws {
         if !follows, let empty = JournalReader(paths: paths).directoriesWithoutFiles().first {
-            throw CommandFailure("journal '\(empty)' \(JournalReader.noFileMessage)")
+            throw CommandFailure("\(role) '\(empty)' \(JournalReader.noFileMessage)")
         }
     }
 
