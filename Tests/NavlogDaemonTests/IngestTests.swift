@@ -210,6 +210,65 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(again.json["accepted"], 2)
     }
 
+    /// A request whose every line is refused journals nothing, so its key is let go: a retry is
+    /// answered anew, the same, and a client posting garbage under ever new keys leaves nothing
+    /// behind (each such answer lists up to a thousand refusals; a few hundred of them once held
+    /// tens of megabytes).
+    func testAKeyWhoseRequestJournaledNothingIsNotRemembered() throws {
+        let daemon = try DaemonHarness(self)
+        let body = Array(String(repeating: "{\"junk\":1}\n", count: 1500).utf8)
+        let first = try daemon.ingest(body, headers: ["Idempotency-Key": "garbage-0"])
+        XCTAssertEqual(first.status, 200, first.body)
+        XCTAssertEqual(first.json["accepted"], 0)
+        XCTAssertEqual(first.json["refused"], 1500)
+        for index in 1..<20 {
+            XCTAssertEqual(try daemon.ingest(body, headers: ["Idempotency-Key": "garbage-\(index)"]).json["refused"], 1500)
+        }
+        let retry = try daemon.ingest(body, headers: ["Idempotency-Key": "garbage-0"])
+        XCTAssertNil(retry.headers["idempotent-replayed"], "nothing was journaled under the key")
+        XCTAssertEqual(retry.body, first.body)
+        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "garbage-0"], method: "GET").status, 404)
+        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys"), 0)
+        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_bytes"), 0)
+        XCTAssertEqual(try daemon.metric(#"navlog_ingest_events_total{result="duplicate"}"#), 0)
+    }
+
+    /// `ingest.idempotency_max_bytes` bounds the keys remembered: past it the oldest are forgotten
+    /// first, and counted; the newest still answer a retry; a restart loads the newest that fit
+    /// and says how many it left out.
+    func testTheKeysRememberedStayWithinTheirMemoryBudget() throws {
+        let directory = freshDaemonDirectory()
+        let settings: [String: JSONValue] = ["journal": journalSettings(directory, ["durability": "flush_per_request"]),
+                                             "ingest": ["idempotency_max_bytes": 2000]]
+        let daemon = try DaemonHarness(self, overrides: settings, directory: directory)
+        var answers: [String] = []
+        for index in 10..<22 {
+            let answer = try daemon.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-\(index)")), headers: ["Idempotency-Key": "k-\(index)"])
+            XCTAssertEqual(answer.status, 200, answer.body)
+            answers.append(answer.body)
+        }
+        // What each key costs: its bytes, its answer's (as sent, without the line feed), and 300.
+        let cost = 4 + answers[0].trimmingCharacters(in: .newlines).utf8.count + 300
+        XCTAssertTrue(answers.allSatisfy { $0 == answers[0] })
+        let fit = 2000 / cost
+        XCTAssertGreaterThan(fit, 1)
+        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys"), Double(fit))
+        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_bytes"), Double(fit * cost))
+        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys_forgotten_early_total"), Double(12 - fit))
+        let newest = try daemon.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-21")), headers: ["Idempotency-Key": "k-21"])
+        XCTAssertEqual(newest.headers["idempotent-replayed"], "true")
+        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-11"], method: "GET").status, 404, "forgotten for memory")
+        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-\(22 - fit)"], method: "GET").status, 200, "the oldest kept")
+        XCTAssertEqual(daemon.terminate(), 0)
+
+        let restarted = try DaemonHarness(self, overrides: settings, directory: directory)
+        XCTAssertNotNil(restarted.waitForLog(containing: "ingest.idempotency_max_bytes is full"), restarted.log)
+        XCTAssertEqual(try restarted.metric("navlog_ingest_idempotency_keys"), Double(fit))
+        XCTAssertEqual(try restarted.metric("navlog_ingest_idempotency_keys_forgotten_early_total"), Double(12 - fit))
+        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-21"], method: "GET").body, answers[11])
+        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-\(21 - fit)"], method: "GET").status, 404)
+    }
+
     func testBadHeadersAndQueriesAreRefusedByName() throws {
         let daemon = try DaemonHarness(self)
         let body = ndjson(remoteEvents(count: 2, run: "r-h"))

@@ -56,8 +56,18 @@ extension DaemonAPI {
             }
             metrics.ingest.record(accepted: batch.events.count, refused: batch.refusals.count)
             let accepted = batch.events.count
+            let budget = live.ingest.idempotencyMaximumBytes
             let finish: @Sendable () -> HTTPResponse = { [ingestState] in
-                if let key { ingestState.keys.commit(key, answer: answer, accepted: accepted, now: now.wall) }
+                // A key is remembered with the events it covers. One whose request journaled
+                // nothing (every line refused) is let go: its receipt is not in the journal
+                // either, and a retry of the same body is answered the same anew.
+                if let key {
+                    if accepted > 0 {
+                        ingestState.keys.commit(key, answer: answer, accepted: accepted, now: now.wall, budget: budget)
+                    } else {
+                        ingestState.keys.release(key)
+                    }
+                }
                 return HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: Array((answer + "\n").utf8))
             }
             guard flushesPerRequest, let seqs else { return .now(finish()) }

@@ -54,6 +54,7 @@ extension DaemonConfiguration {
             "events_per_second": 100000,
             "max_open_sessions": 1000,
             "idempotency_window_s": 86400,
+            "idempotency_max_bytes": 67108864,
             "max_inflated_bytes": 16777216,
             "max_line_bytes": 1048576
           },

@@ -14,6 +14,10 @@ extension DaemonConfiguration {
         public var maximumOpenSessions = 1000
         /// How long an `Idempotency-Key` is remembered, restarts included.
         public var idempotencyWindowSeconds = 86_400
+        /// The memory the remembered keys and their answers may take, counted as
+        /// ``IngestReceipt/rememberedBytes(key:answer:)``; past it the oldest are forgotten
+        /// before their window ends.
+        public var idempotencyMaximumBytes = 64 << 20
         /// Largest body after gzip inflation (the body as sent obeys `limits.max_body_bytes`).
         public var maximumInflatedBytes = 16 << 20
         /// Longest NDJSON line; a longer one is refused alone.
@@ -27,6 +31,7 @@ extension DaemonConfiguration {
         ingest.eventsPerSecond = try reader.positive("events_per_second", ingest.eventsPerSecond, maximum: 1 << 40)
         ingest.maximumOpenSessions = try reader.positive("max_open_sessions", ingest.maximumOpenSessions, maximum: 10_000_000)
         ingest.idempotencyWindowSeconds = try reader.positive("idempotency_window_s", ingest.idempotencyWindowSeconds, maximum: 365 * 86_400)
+        ingest.idempotencyMaximumBytes = try reader.positive("idempotency_max_bytes", ingest.idempotencyMaximumBytes, maximum: 1 << 40)
         ingest.maximumInflatedBytes = try reader.positive("max_inflated_bytes", ingest.maximumInflatedBytes, maximum: 1 << 30)
         ingest.maximumLineBytes = try reader.positive("max_line_bytes", ingest.maximumLineBytes, maximum: 64 << 20)
         try reader.finish()

@@ -8,6 +8,11 @@ import Synchronization
 ///
 /// At startup it is filled from the journal's receipts (``IngestLedger``), which the writer
 /// commits with the events they cover, so a key survives a `kill -9` exactly when its events do.
+///
+/// Memory is bounded: the committed keys and answers held (counted by
+/// ``IngestReceipt/rememberedBytes(key:answer:)``) stay within a budget
+/// (`ingest.idempotency_max_bytes`); past it the oldest are forgotten before their window
+/// ends, and counted (``Statistics/forgottenEarly``).
 final class IngestKeyStore: Sendable {
     /// What a request finds under its key.
     enum Lookup: Equatable {
@@ -19,6 +24,17 @@ final class IngestKeyStore: Sendable {
         case committed(answer: String, accepted: Int)
     }
 
+    /// What the store holds now, for `/metrics`.
+    struct Statistics: Sendable, Equatable {
+        /// Keys remembered (held or committed).
+        var keys = 0
+        /// The committed keys' ``IngestReceipt/rememberedBytes(key:answer:)``.
+        var bytes = 0
+        /// Committed keys forgotten before their window ended, to stay within the budget,
+        /// since the daemon started (those left out when loading included).
+        var forgottenEarly: UInt64 = 0
+    }
+
     private enum Entry {
         case inFlight
         case committed(answer: String, accepted: Int, nanoseconds: Int64)
@@ -26,20 +42,54 @@ final class IngestKeyStore: Sendable {
 
     private struct State {
         var entries: [String: Entry] = [:]
-        /// Committed keys in commit order, for forgetting them when the window passes.
+        /// Committed keys in commit order, for forgetting them when the window passes or the
+        /// budget is full.
         var order: [(key: String, nanoseconds: Int64)] = []
         var head = 0
+        var bytes = 0
+        var forgottenEarly: UInt64 = 0
+
+        /// Forgets committed keys from the oldest on while the oldest was committed before
+        /// `cutoff` (wall-clock nanoseconds) or those held take more than `budget` bytes;
+        /// returns how many were forgotten.
+        @discardableResult
+        mutating func forgetOldest(committedBefore cutoff: Int64 = .min, overBudget budget: Int = .max) -> Int {
+            var forgotten = 0
+            while head < order.count, order[head].nanoseconds < cutoff || bytes > budget {
+                let old = order[head]
+                if case .committed(let answer, _, let nanoseconds)? = entries[old.key], nanoseconds == old.nanoseconds {
+                    entries[old.key] = nil
+                    bytes -= IngestReceipt.rememberedBytes(key: old.key, answer: answer)
+                    forgotten += 1
+                }
+                head += 1
+            }
+            if head > 4096, head * 2 > order.count {
+                order.removeFirst(head)
+                head = 0
+            }
+            return forgotten
+        }
+
+        mutating func remember(_ key: String, answer: String, accepted: Int, nanoseconds: Int64, budget: Int) {
+            if case .committed(let earlier, _, _)? = entries[key] { bytes -= IngestReceipt.rememberedBytes(key: key, answer: earlier) }
+            entries[key] = .committed(answer: answer, accepted: accepted, nanoseconds: nanoseconds)
+            order.append((key, nanoseconds))
+            bytes += IngestReceipt.rememberedBytes(key: key, answer: answer)
+            forgottenEarly += UInt64(forgetOldest(overBudget: budget))
+        }
     }
 
     private let state = Mutex(State())
 
-    /// Loads `receipts` (oldest first), as committed.
-    init(receipts: [IngestReceipt] = []) {
+    /// Loads `receipts` (oldest first), as committed, keeping the newest within `budget` bytes;
+    /// `leftOut` more were left out when reading them for the budget.
+    init(receipts: [IngestReceipt] = [], budget: Int = .max, leftOut: Int = 0) {
         state.withLock { state in
+            state.forgottenEarly = UInt64(leftOut)
             for receipt in receipts {
-                let accepted = Self.acceptedCount(of: receipt.answer)
-                state.entries[receipt.key] = .committed(answer: receipt.answer, accepted: accepted, nanoseconds: receipt.committedNanoseconds)
-                state.order.append((receipt.key, receipt.committedNanoseconds))
+                state.remember(receipt.key, answer: receipt.answer, accepted: Self.acceptedCount(of: receipt.answer),
+                               nanoseconds: receipt.committedNanoseconds, budget: budget)
             }
         }
     }
@@ -48,17 +98,7 @@ final class IngestKeyStore: Sendable {
     /// holds it for the caller when it is new.
     func acquire(_ key: String, now: Int64, window: Int64) -> Lookup {
         state.withLock { state in
-            while state.head < state.order.count, state.order[state.head].nanoseconds < now - window {
-                let old = state.order[state.head]
-                if case .committed(_, _, let nanoseconds)? = state.entries[old.key], nanoseconds == old.nanoseconds {
-                    state.entries[old.key] = nil
-                }
-                state.head += 1
-            }
-            if state.head > 4096, state.head * 2 > state.order.count {
-                state.order.removeFirst(state.head)
-                state.head = 0
-            }
+            state.forgetOldest(committedBefore: now - window)
             switch state.entries[key] {
             case .inFlight?: return .inFlight
             case .committed(let answer, let accepted, _)?: return .committed(answer: answer, accepted: accepted)
@@ -82,11 +122,11 @@ final class IngestKeyStore: Sendable {
         }
     }
 
-    /// Marks a held key committed with the answer given.
-    func commit(_ key: String, answer: String, accepted: Int, now: Int64) {
+    /// Marks a held key committed with the answer given, then forgets the oldest committed
+    /// keys while those held take more than `budget` bytes.
+    func commit(_ key: String, answer: String, accepted: Int, now: Int64, budget: Int) {
         state.withLock { state in
-            state.entries[key] = .committed(answer: answer, accepted: accepted, nanoseconds: now)
-            state.order.append((key, now))
+            state.remember(key, answer: answer, accepted: accepted, nanoseconds: now, budget: budget)
         }
     }
 
@@ -97,8 +137,10 @@ final class IngestKeyStore: Sendable {
         }
     }
 
-    /// Keys remembered now (held or committed).
-    var count: Int { state.withLock { $0.entries.count } }
+    /// What the store holds now.
+    var statistics: Statistics {
+        state.withLock { Statistics(keys: $0.entries.count, bytes: $0.bytes, forgottenEarly: $0.forgottenEarly) }
+    }
 
     private static func acceptedCount(of answer: String) -> Int {
         guard let value = try? JSONValue(parsing: answer), let accepted = value["accepted"]?.intValue else { return 0 }

@@ -4,7 +4,9 @@ import Synchronization
 /// The counters of `POST /v1/ingest`, rendered on `/metrics`:
 /// `navlog_ingest_events_total{result="accepted|refused|duplicate"}` (duplicate: events of a
 /// retried request whose key was already committed, not journaled again) and
-/// `navlog_ingest_requests_limited_total{limit="rate|sessions"}`.
+/// `navlog_ingest_requests_limited_total{limit="rate|sessions"}`, beside the idempotency keys
+/// remembered: `navlog_ingest_idempotency_keys`, `navlog_ingest_idempotency_bytes` and
+/// `navlog_ingest_idempotency_keys_forgotten_early_total`.
 public final class IngestMetrics: Sendable {
     private struct Counters {
         var accepted: UInt64 = 0
@@ -31,8 +33,8 @@ public final class IngestMetrics: Sendable {
     /// Events accepted so far.
     public var accepted: UInt64 { counters.withLock { $0.accepted } }
 
-    /// Returns the metrics in Prometheus text format.
-    public func render() -> String {
+    /// Returns the metrics in Prometheus text format, with what the key store holds.
+    func render(keys: IngestKeyStore.Statistics) -> String {
         let counters = self.counters.withLock { $0 }
         var text = "# HELP navlog_ingest_events_total Events sent to POST /v1/ingest, by result.\n"
         text += "# TYPE navlog_ingest_events_total counter\n"
@@ -44,6 +46,13 @@ public final class IngestMetrics: Sendable {
         for limit in ["rate", "sessions"] {
             text += "navlog_ingest_requests_limited_total{limit=\"\(limit)\"} \(counters.limited[limit] ?? 0)\n"
         }
+        text += "# HELP navlog_ingest_idempotency_keys Idempotency-Keys remembered (in flight or committed within the window).\n"
+        text += "# TYPE navlog_ingest_idempotency_keys gauge\nnavlog_ingest_idempotency_keys \(keys.keys)\n"
+        text += "# HELP navlog_ingest_idempotency_bytes Memory the committed keys and their answers take, as ingest.idempotency_max_bytes counts it.\n"
+        text += "# TYPE navlog_ingest_idempotency_bytes gauge\nnavlog_ingest_idempotency_bytes \(keys.bytes)\n"
+        text += "# HELP navlog_ingest_idempotency_keys_forgotten_early_total Committed keys forgotten before their window ended, because ingest.idempotency_max_bytes was full.\n"
+        text += "# TYPE navlog_ingest_idempotency_keys_forgotten_early_total counter\n"
+        text += "navlog_ingest_idempotency_keys_forgotten_early_total \(keys.forgottenEarly)\n"
         return text
     }
 }

@@ -11,12 +11,17 @@ final class IngestState: Sendable {
     }
 
     /// The state of a daemon journaling into `directory`: the keys of its receipts committed
-    /// within `windowSeconds` of `now` (wall-clock nanoseconds). A file it cannot read is
-    /// logged, and its keys are not remembered.
-    static func load(directory: String, windowSeconds: Int, now: Int64, log: Logger) -> IngestState {
+    /// within `windowSeconds` of `now` (wall-clock nanoseconds), the newest that fit in `budget`
+    /// bytes. A file it cannot read is logged, and its keys are not remembered; keys left out
+    /// for the budget are logged too.
+    static func load(directory: String, windowSeconds: Int, budget: Int, now: Int64, log: Logger) -> IngestState {
         let since = now - Int64(windowSeconds) * 1_000_000_000
-        let found = IngestLedger.receipts(in: directory, since: since)
+        let found = IngestLedger.receipts(in: directory, since: since, budget: budget)
         for problem in found.unreadable { log.warn("ingest keys not loaded from a journal file", ["error": problem]) }
-        return IngestState(keys: IngestKeyStore(receipts: found.receipts))
+        if found.leftOut > 0 {
+            log.warn("oldest ingest keys within the window not loaded: ingest.idempotency_max_bytes is full",
+                     ["keys_loaded": "\(found.receipts.count)", "keys_left_out": "\(found.leftOut)"])
+        }
+        return IngestState(keys: IngestKeyStore(receipts: found.receipts, budget: budget, leftOut: found.leftOut))
     }
 }

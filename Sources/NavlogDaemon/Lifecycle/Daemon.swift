@@ -104,6 +104,7 @@ public actor Daemon {
                             log: log, settings: LiveSettings(configuration, catalog: catalog),
                             ingestState: IngestState.load(directory: configuration.journal.directory,
                                                           windowSeconds: configuration.ingest.idempotencyWindowSeconds,
+                                                          budget: configuration.ingest.idempotencyMaximumBytes,
                                                           now: journalConfiguration.clock.now().wall, log: log))
         var endpoints = Endpoints()
         var boundSocketPath: String?

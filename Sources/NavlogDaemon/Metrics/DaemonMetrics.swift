@@ -129,6 +129,8 @@ public final class DaemonMetrics: Sendable {
         public var uptimeSeconds: Double
         /// Requests admitted and not yet answered, the scrape itself included.
         public var requestsInFlight = 0
+        /// The ingest idempotency keys remembered.
+        var ingestKeys = IngestKeyStore.Statistics()
     }
 
     /// The metrics in Prometheus text exposition format 0.0.4.
@@ -179,7 +181,7 @@ public final class DaemonMetrics: Sendable {
         buckets.append(("_count", String(counters.latencyCount)))
         metric("http_request_duration_seconds", "histogram", "Time from request headers to response, in seconds.", buckets)
         metric("uptime_seconds", "gauge", "Seconds since navlogd started.", [("", number(snapshot.uptimeSeconds.rounded()))])
-        text += ingest.render()
+        text += ingest.render(keys: snapshot.ingestKeys)
         if let otlpPush { text += otlpPush.render(committedSeq: journal.committedSeq) }
         return text
     }
