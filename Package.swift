@@ -99,7 +99,7 @@ let package = Package(
             dependencies: ["NavlogEvents", "NavlogRuntime", "NavlogJournal", "CSQLite", "CZlib", "CMicroHTTPD", "NavlogHost", "NavlogDaemon", "NavlogHTTPClient", "NavlogRemote", "NavlogSampleApps"]
         ),
         // A writer child process for NavlogJournalTests (the kill -9 test).
-        .executableTarget(name: "journal-test-child", dependencies: ["NavlogEvents", "NavlogJournal"]),
+        .executableTarget(name: "journal-test-child", dependencies: ["CCrypto", "NavlogEvents", "NavlogHTTPClient", "NavlogJournal", "NavlogRemote"]),
 
         // MARK: - Tests
         // What the test targets share: running the built products, the repository's paths,

@@ -1,5 +1,6 @@
 #include <stddef.h>
 #include <curl/curl.h>
+#include <openssl/crypto.h>
 
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: these typed
 // wrappers pass one argument of each kind NavlogHTTPClient uses
@@ -41,6 +42,14 @@ static inline CURLcode navlog_curl_getinfo_long(CURL *handle, CURLINFO info, lon
 }
 
 /// curl_global_init with CURL_GLOBAL_DEFAULT, a macro Swift does not import.
+///
+/// libcurl starts OpenSSL, whose first start registers OPENSSL_cleanup with atexit unless it
+/// is told OPENSSL_INIT_NO_ATEXIT (the first call decides; later ones cannot undo it). exit()
+/// then frees every thread's OpenSSL state while a thread that used it, such as a journal
+/// writer hashing private values, may still be ending, and both free the same blocks. So
+/// OpenSSL is started without it first, as NavlogEvents' LibCrypto does: the process's end
+/// gives the memory back anyway.
 static inline CURLcode navlog_curl_global_init(void) {
+    if (OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL) != 1) return CURLE_FAILED_INIT;
     return curl_global_init(CURL_GLOBAL_DEFAULT);
 }

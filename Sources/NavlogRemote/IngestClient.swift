@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NavlogEvents
 import NavlogJournal
 
 /// Posts NDJSON batches of events to a navlogd's `POST /v1/ingest`, gzipped, with an
@@ -51,6 +52,9 @@ public final class IngestClient: Sendable {
         self.source = source
         self.token = token
         self.timeout = timeout
+        // URLSession starts libcurl, and libcurl OpenSSL, which would register its atexit
+        // cleanup (see LibCrypto.startWithoutExitCleanup()).
+        LibCrypto.startWithoutExitCleanup()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 1

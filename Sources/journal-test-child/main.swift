@@ -1,6 +1,41 @@
+import CCrypto
 import Foundation
 import NavlogEvents
+import NavlogHTTPClient
 import NavlogJournal
+import NavlogRemote
+
+// `journal-test-child --exit-probe curl|urlsession DIRECTORY`: one of navlog's two HTTP
+// clients (NavlogHTTPClient's libcurl, or URLSession, whose libcurl starts OpenSSL too) is made
+// first, then a writer that hashes private values on its thread, and the process exits. An
+// atexit handler registered before anything started OpenSSL runs after any handler OpenSSL
+// registers (they run last in, first out); it exits 3 when OpenSSL was cleaned up by then,
+// since that cleanup can free a still-ending thread's OpenSSL state a second time (glibc then
+// aborts).
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--exit-probe" {
+    atexit {
+        guard OPENSSL_init_crypto(0, nil) != 1 else { return }
+        FileHandle.standardError.write(Data("OpenSSL was cleaned up by an atexit handler\n".utf8))
+        _exit(3)
+    }
+    do {
+        if CommandLine.arguments[2] == "curl" {
+            try HTTPClient().close()
+        } else {
+            _ = try IngestClient(url: "http://127.0.0.1:9", source: "exit-probe")
+        }
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: CommandLine.arguments[3]))
+        var event = Event(wallNanoseconds: 1, monotonicNanoseconds: 1, session: "s-1", sessionSeq: 1, kind: .action,
+                          subject: "Presenter#1", payload: ["email": "ana@example.com"])
+        event.privatePaths = ["email"]
+        writer.record(event)
+        try writer.close()
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
 
 // A writer child process for NavlogJournalTests: `journal-test-child DIRECTORY FLUSH_MS`.
 //

@@ -47,4 +47,24 @@ final class CrashTests: XCTestCase {
         let mismatches = events.prefix(Int(committed)).filter { $0.sessionSeq != $0.seq || $0.payload["n"]?.intValue != Int64($0.seq) }
         XCTAssertEqual(mismatches.count, 0, "first mismatch: \(mismatches.first.map { $0.jsonLine() } ?? "")")
     }
+
+    /// A process that journals with private values hashed (OpenSSL on the writer's thread) and
+    /// uses libcurl, which starts OpenSSL too, exits without OpenSSL's atexit cleanup: it freed
+    /// every thread's OpenSSL state while the writer's thread could still be ending, and glibc
+    /// then aborted now and again (`navlog push`, `navlogd` with OTLP, apps with a remote sink).
+    func testExitAfterCurlAndHashingRunsNoOpenSSLCleanup() throws {
+        for client in ["curl", "urlsession"] {
+            let directory = makeTemporaryDirectory(self)
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: Product.journalTestChild.path)
+            child.arguments = ["--exit-probe", client, directory + "/journal"]
+            let errors = Pipe()
+            child.standardError = errors
+            try child.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            child.waitUntilExit()
+            XCTAssertEqual(child.terminationStatus, 0, "\(client) first: \(message)")
+            XCTAssertEqual(try JournalReader(paths: [directory + "/journal"]).allEvents().map(\.kind), [.action], "the probe journaled its event")
+        }
+    }
 }

@@ -27,6 +27,13 @@ package enum LibCrypto {
     /// detected`). The process's end gives the memory back anyway.
     private static let initialized: Bool = OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_ATEXIT), nil) == 1
 
+    /// Starts libcrypto as above, if nothing started it before: for a caller about to use a
+    /// library that starts OpenSSL on its own, such as `URLSession` (through libcurl), whose
+    /// start would otherwise register the `atexit` cleanup first.
+    package static func startWithoutExitCleanup() {
+        check(initialized, "OPENSSL_init_crypto")
+    }
+
     /// Returns the SHA-256 digest of `bytes` (32 bytes).
     package static func sha256(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         check(initialized, "OPENSSL_init_crypto")
