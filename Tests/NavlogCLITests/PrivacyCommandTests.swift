@@ -80,6 +80,37 @@ final class PrivacyCommandTests: XCTestCase {
 
         let bad = try Product.navlog.run(["run", "--script", scripts.tabs, "--journal", journal, "--redact", "email"])
         XCTAssertEqual(bad.status, 64)
-        XCTAssertEqual(bad.stderr, "navlog run: option '--redact': redaction rule 'email' must be ViewModelType.field (such as ProfileViewModel.email) or action.value:ELEMENT\nSee 'navlog run --help'.\n")
+        XCTAssertEqual(bad.stderr, "navlog run: option '--redact': redaction rule 'email' must be ViewModelType.field (such as ProfileViewModel.email), action.value:ELEMENT, deeplink.url or error.message\nSee 'navlog run --help'.\n")
+    }
+
+    /// `--redact deeplink.url` keeps a link's token out of the journal: from the `deeplink`
+    /// event and from the message of the error it failed with; routes still count in the report.
+    func testDeepLinkURLsStayOutOfTheJournalWithTheirRule() throws {
+        let directory = URL(fileURLWithPath: makeTemporaryDirectory(self))
+        let token = "tok-9f8e7d6c5b4a"
+        let script = directory.appendingPathComponent("links.scenario")
+        try """
+            app tabs
+            deeplink tabs://settings/profile
+            deeplink tabs://reset-password?token=\(token)
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let journal = directory.appendingPathComponent("journal").path
+        let run = try Product.navlog.run(["run", "--script", script.path, "--journal", journal, "--redact", "deeplink.url"])
+        XCTAssertEqual(run.status, 1, "the second link cannot be reached: " + run.stdout + run.stderr)
+        let shown = try Product.navlog.run(["show", journal, "-o", "json"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertFalse(shown.stdout.contains(token), shown.stdout)
+        XCTAssertFalse(shown.stdout.contains("tabs://"), "no URL in clear")
+        let events = try [Event](jsonLines: shown.stdout)
+        let links = events.filter { $0.kind == .deepLink }
+        XCTAssertEqual(links.count, 2)
+        XCTAssertTrue(links.allSatisfy { $0.payload["url"]?.stringValue?.hasPrefix("hmac:") == true }, "\(links.map(\.payload))")
+        let failure = try XCTUnwrap(events.first { $0.kind == .error })
+        XCTAssertEqual(failure.payload["code"], "unreachable_deeplink")
+        XCTAssertTrue(failure.payload["message"]?.stringValue?.hasPrefix("hmac:") == true, "\(failure.payload)")
+        XCTAssertTrue(events.contains { $0.kind == .screenPush || $0.kind == .tabSelect }, "the first link still navigated")
+        let report = try Product.navlog.run(["report", journal, "-o", "json"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        XCTAssertFalse(report.stdout.contains(token))
     }
 }

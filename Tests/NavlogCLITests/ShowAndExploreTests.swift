@@ -207,7 +207,7 @@ final class ShowAndExploreTests: XCTestCase {
               -o, --output FORMAT       text or json (one object: each session's steps, screens and findings). (default: text)
               -j, --journal DIR         The journal directory to record into; created when missing.
               --label KEY=VALUE         A label of this run, such as scenario=checkout or git_sha=abc123. (repeatable)
-              --redact RULE             Protect a private value: ViewModelType.field (or *.field) or action.value:ELEMENT (or action.value:*). (repeatable)
+              --redact RULE             Protect a private value: ViewModelType.field (or *.field), action.value:ELEMENT (or action.value:*), deeplink.url or error.message. (repeatable)
               --redact-mode MODE        What becomes of private values: hash (hmac:…, keyed per journal) or remove. (default: hash)
               --privacy-key FILE        The key file for hashes, shared by journals to compare; default: in the journal directory.
               -h, --help                Show help information.
@@ -240,7 +240,7 @@ final class ShowAndExploreTests: XCTestCase {
               -p, --param KEY=VALUE     An app parameter. (repeatable)
               -j, --journal DIR         The journal directory to record into; created when missing.
               --label KEY=VALUE         A label of this run, such as scenario=checkout or git_sha=abc123. (repeatable)
-              --redact RULE             Protect a private value: ViewModelType.field (or *.field) or action.value:ELEMENT (or action.value:*). (repeatable)
+              --redact RULE             Protect a private value: ViewModelType.field (or *.field), action.value:ELEMENT (or action.value:*), deeplink.url or error.message. (repeatable)
               --redact-mode MODE        What becomes of private values: hash (hmac:…, keyed per journal) or remove. (default: hash)
               --privacy-key FILE        The key file for hashes, shared by journals to compare; default: in the journal directory.
               --session ID              The session id to record under. (default: s-1)

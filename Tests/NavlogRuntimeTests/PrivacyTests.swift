@@ -45,8 +45,13 @@ final class PrivacyTests: XCTestCase {
         XCTAssertEqual(try RedactionRule(parsing: "*.address.street"), .viewModelField(viewModel: "*", path: ["address", "street"]))
         XCTAssertEqual(try RedactionRule(parsing: "action.value:profile-name"), .actionValue(element: "profile-name"))
         XCTAssertEqual(try RedactionRule(parsing: "action.value:*"), .actionValue(element: "*"))
+        XCTAssertEqual(try RedactionRule(parsing: "deeplink.url"), .deepLinkURL)
+        XCTAssertEqual(try RedactionRule(parsing: "error.message"), .errorMessage)
+        XCTAssertEqual(try ["deeplink.url", "error.message"].map { try RedactionRule(parsing: $0).description }, ["deeplink.url", "error.message"])
         let bad = [
-            ("email", "redaction rule 'email' must be ViewModelType.field (such as ProfileViewModel.email) or action.value:ELEMENT"),
+            ("email", "redaction rule 'email' must be ViewModelType.field (such as ProfileViewModel.email), action.value:ELEMENT, deeplink.url or error.message"),
+            ("deeplink.steps", "redaction rule 'deeplink.steps' names a member of 'deeplink' events other than the one a rule protects (deeplink.url)"),
+            ("error.code", "redaction rule 'error.code' names a member of 'error' events other than the one a rule protects (error.message)"),
             ("action.value:", "redaction rule 'action.value:' needs an element id after 'action.value:', such as action.value:profile-name"),
             ("Profile..email", "redaction rule 'Profile..email' part 2 ('') must be a name of letters, digits, '_' or '-'"),
             ("Profile.*", "redaction rule 'Profile.*' part 2 ('*') must be a name of letters, digits, '_' or '-'"),
@@ -121,5 +126,33 @@ final class PrivacyTests: XCTestCase {
         let other = Event(wallNanoseconds: 1, monotonicNanoseconds: 1, session: "s-1", sessionSeq: 3, kind: .action,
                           subject: "Profile#1", payload: ["element": "save", "role": "button"])
         XCTAssertEqual(hashing.redact(other), other, "nothing private, nothing changed")
+    }
+
+    /// `deeplink.url` protects a deep link's URL and the message of the error a deep link fails
+    /// with, which quotes it; `error.message` protects every error's message. Codes stay.
+    func testDeepLinkURLsAndErrorMessagesAreRedactedByRule() throws {
+        let url = "tabs://reset?token=s3cret-token"
+        let link = Event(wallNanoseconds: 1, monotonicNanoseconds: 1, session: "s-1", sessionSeq: 1, kind: .deepLink,
+                         subject: "AppCoordinator#1", payload: ["url": .string(url), "steps": []])
+        let failed = Event(wallNanoseconds: 1, monotonicNanoseconds: 1, session: "s-1", sessionSeq: 2, kind: .error, subject: "AppCoordinator#1",
+                           cause: 1, payload: ["code": "unreachable_deeplink", "message": .string("deep link \(url) cannot be reached: no route")])
+        let other = Event(wallNanoseconds: 1, monotonicNanoseconds: 1, session: "s-1", sessionSeq: 3, kind: .error, subject: "Detail#1",
+                          payload: ["code": "rejected", "message": "card 4111 1111 1111 1111 declined"])
+        let key = Array("0123456789abcdef".utf8)
+        let byLink = Redactor(policy: PrivacyPolicy(rules: [.deepLinkURL]), key: key)
+        XCTAssertEqual(byLink.redact(link).payload, ["url": .string(byLink.hash(.string(url))), "steps": []])
+        XCTAssertEqual(byLink.redact(failed).payload["message"], .string(byLink.hash(failed.payload["message"]!)))
+        XCTAssertEqual(byLink.redact(failed).payload["code"], "unreachable_deeplink")
+        XCTAssertEqual(byLink.redact(other), other, "an error that does not quote a deep link is left alone")
+        XCTAssertFalse(byLink.mayRedact(kind: .action, isMarked: false))
+
+        let byMessage = Redactor(policy: PrivacyPolicy(rules: [.errorMessage]), key: key)
+        XCTAssertEqual(byMessage.redact(link), link, "the URL is only protected by deeplink.url")
+        XCTAssertEqual(byMessage.redact(other).payload, ["code": "rejected", "message": .string(byMessage.hash(other.payload["message"]!))])
+
+        let removing = Redactor(policy: PrivacyPolicy(mode: .remove, rules: [.deepLinkURL, .errorMessage]), key: key)
+        XCTAssertEqual(removing.redact(link).payload, ["steps": [], "redacted": ["url"]])
+        XCTAssertEqual(removing.redact(failed).payload, ["code": "unreachable_deeplink", "redacted": ["message"]])
+        XCTAssertEqual(Redactor(policy: PrivacyPolicy(), key: key).redact(link), link, "no rule, nothing protected")
     }
 }

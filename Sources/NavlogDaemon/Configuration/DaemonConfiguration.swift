@@ -41,7 +41,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public struct PrivacySettings: Sendable, Equatable {
         /// `hash` (keyed HMAC-SHA256, `hmac:…`) or `remove`.
         public var mode = PrivacyPolicy.Mode.hash
-        /// Rules such as `ProfileViewModel.email` or `action.value:profile-name`.
+        /// Rules such as `ProfileViewModel.email`, `action.value:profile-name` or `deeplink.url`.
         public var redact: [RedactionRule] = []
         /// The key file; nil keeps the key in the journal directory.
         public var keyFile: String?

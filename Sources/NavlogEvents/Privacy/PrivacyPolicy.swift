@@ -9,6 +9,8 @@
 /// | `*.email` | field `email` of every view model |
 /// | `action.value:profile-name` | the value entered into element `profile-name` (`action` events) |
 /// | `action.value:*` | every action value |
+/// | `deeplink.url` | the URL of `deeplink` events, and the message of the `error` a deep link fails with (it quotes the URL) |
+/// | `error.message` | the message of every `error` event (its `code` stays) |
 public struct PrivacyPolicy: Sendable, Equatable {
     /// What becomes of a private value.
     public enum Mode: String, Sendable, CaseIterable {
@@ -33,11 +35,28 @@ public enum RedactionRule: Sendable, Equatable, Hashable, CustomStringConvertibl
     case viewModelField(viewModel: String, path: [String])
     /// The value of actions on an element (`element` may be `*`).
     case actionValue(element: String)
+    /// The URL of `deeplink` events, and the message of the `error` events a deep link fails
+    /// with (codes ``deepLinkErrorCodes``), which quote it.
+    case deepLinkURL
+    /// The message of every `error` event.
+    case errorMessage
 
     static let actionPrefix = "action.value:"
+    /// The `error` codes whose message quotes a deep link's URL (the runtime's
+    /// `NavigationError.unreachableDeepLink` and `.deepLinkStepFailed`).
+    public static let deepLinkErrorCodes: Set<String> = ["unreachable_deeplink", "deeplink_step_failed"]
+    /// The rules that name an event kind's member, by their text.
+    private static let eventMemberRules: [String: RedactionRule] = ["deeplink.url": .deepLinkURL, "error.message": .errorMessage]
 
     /// Parses one rule; throws a sentence saying what is wrong.
     public init(parsing text: String) throws {
+        if let rule = Self.eventMemberRules[text] {
+            self = rule
+            return
+        }
+        if let kind = ["deeplink", "error"].first(where: { text.hasPrefix($0 + ".") }) {
+            throw RedactionRuleError(rule: text, reason: "names a member of '\(kind)' events other than the one a rule protects (\(kind == "error" ? "error.message" : "deeplink.url"))")
+        }
         if text.hasPrefix(Self.actionPrefix) {
             let element = String(text.dropFirst(Self.actionPrefix.count))
             guard !element.isEmpty, !element.contains(where: { $0.isWhitespace }) else {
@@ -48,7 +67,7 @@ public enum RedactionRule: Sendable, Equatable, Hashable, CustomStringConvertibl
         }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2 else {
-            throw RedactionRuleError(rule: text, reason: "must be ViewModelType.field (such as ProfileViewModel.email) or action.value:ELEMENT")
+            throw RedactionRuleError(rule: text, reason: "must be ViewModelType.field (such as ProfileViewModel.email), action.value:ELEMENT, deeplink.url or error.message")
         }
         for (index, part) in parts.enumerated() {
             let isWildcard = index == 0 && part == "*"
@@ -63,6 +82,8 @@ public enum RedactionRule: Sendable, Equatable, Hashable, CustomStringConvertibl
         switch self {
         case .viewModelField(let viewModel, let path): ([viewModel] + path).joined(separator: ".")
         case .actionValue(let element): Self.actionPrefix + element
+        case .deepLinkURL: "deeplink.url"
+        case .errorMessage: "error.message"
         }
     }
 }

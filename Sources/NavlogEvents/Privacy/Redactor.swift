@@ -15,6 +15,8 @@ public struct Redactor: Sendable {
     private let anyViewModelRules: [[String]]
     private let actionElements: Set<String>
     private let isEveryActionPrivate: Bool
+    private let isDeepLinkURLPrivate: Bool
+    private let isErrorMessagePrivate: Bool
 
     /// The prefix of every hashed value.
     public static let hashPrefix = "hmac:"
@@ -34,8 +36,11 @@ public struct Redactor: Sendable {
             case .viewModelField(let viewModel, let path): fieldRules[viewModel, default: []].append(path)
             case .actionValue("*"): isEveryActionPrivate = true
             case .actionValue(let element): actionElements.insert(element)
+            case .deepLinkURL, .errorMessage: break
             }
         }
+        isDeepLinkURLPrivate = policy.rules.contains(.deepLinkURL)
+        isErrorMessagePrivate = policy.rules.contains(.errorMessage)
         self.fieldRules = fieldRules
         self.anyViewModelRules = anyViewModelRules
         self.actionElements = actionElements
@@ -73,6 +78,14 @@ public struct Redactor: Sendable {
             if isEveryActionPrivate || event.payload["element"]?.stringValue.map(actionElements.contains) == true {
                 paths.append(["value"])
             }
+        case .deepLink:
+            if isDeepLinkURLPrivate { paths.append(["url"]) }
+        case .error:
+            if isErrorMessagePrivate
+                || (isDeepLinkURLPrivate && event.payload["code"]?.stringValue.map(RedactionRule.deepLinkErrorCodes.contains) == true)
+            {
+                paths.append(["message"])
+            }
         default:
             break
         }
@@ -92,6 +105,8 @@ public struct Redactor: Sendable {
         switch kind {
         case .viewModelChange, .presenterInit: return !fieldRules.isEmpty || !anyViewModelRules.isEmpty
         case .action: return isEveryActionPrivate || !actionElements.isEmpty
+        case .deepLink: return isDeepLinkURLPrivate
+        case .error: return isErrorMessagePrivate || isDeepLinkURLPrivate
         default: return false
         }
     }

@@ -7,7 +7,7 @@ enum JournalOptions {
     static let specs: [OptionSpec] = [
         .value("journal", short: "j", "DIR", help: "The journal directory to record into; created when missing."),
         .value("label", "KEY=VALUE", help: "A label of this run, such as scenario=checkout or git_sha=abc123.", repeatable: true),
-        .value("redact", "RULE", help: "Protect a private value: ViewModelType.field (or *.field) or action.value:ELEMENT (or action.value:*).",
+        .value("redact", "RULE", help: "Protect a private value: ViewModelType.field (or *.field), action.value:ELEMENT (or action.value:*), deeplink.url or error.message.",
                repeatable: true),
         .value("redact-mode", "MODE", help: "What becomes of private values: hash (hmac:…, keyed per journal) or remove.", default: "hash"),
         .value("privacy-key", "FILE", help: "The key file for hashes, shared by journals to compare; default: in the journal directory."),
