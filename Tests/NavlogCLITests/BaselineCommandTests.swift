@@ -144,6 +144,12 @@ final class BaselineCommandTests: XCTestCase {
         XCTAssertEqual(damaged.status, 2)
         XCTAssertTrue(damaged.stderr.hasPrefix("navlog diff: baseline '\(garbage.path)': not a baseline: "), damaged.stderr)
         XCTAssertEqual(damaged.stderr.filter { $0 == "\n" }.count, 1)
+        // Other JSON is named as not a baseline, not as a damaged SQLite file.
+        let array = directory.appendingPathComponent("results.json")
+        try "\n  [1, 2]\n".write(to: array, atomically: true, encoding: .utf8)
+        let listed = try Product.navlog.run(["diff", array.path, journal])
+        XCTAssertEqual(listed.status, 2)
+        XCTAssertEqual(listed.stderr, "navlog diff: baseline '\(array.path)': not a baseline: \"format\" is not \"navlog-baseline\"\n")
 
         let missing = try Product.navlog.run(["diff", journal, directory.appendingPathComponent("nope").path])
         XCTAssertEqual(missing.status, 2)

@@ -59,9 +59,13 @@ public struct DiffBaseline: Sendable, Equatable {
         public var description: String
     }
 
-    /// Whether `data` looks like a baseline rather than a journal file.
+    /// Whether `data`, a file's first bytes, looks like a baseline rather than a journal file:
+    /// JSON, whose first byte past white space is `{` or `[`. (A JSON array is no baseline, but
+    /// reading it as one says so, where reading it as a journal said "not an SQLite database".)
     public static func isBaseline(_ data: Data) -> Bool {
-        data.prefix(64).contains(UInt8(ascii: "{")) && !data.starts(with: Data("SQLite format 3".utf8))
+        guard !data.starts(with: Data("SQLite format 3".utf8)) else { return false }
+        let first = data.first { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// Reads a baseline from its JSON text, version 1 or 2.
