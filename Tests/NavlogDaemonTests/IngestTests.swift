@@ -343,6 +343,29 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(try daemon.metric(#"navlog_ingest_requests_limited_total{limit="sessions"}"#), 1)
     }
 
+    /// A client that names a new source in every request leaves nothing behind once each
+    /// source's bucket has filled again; a source with a session open is still remembered and
+    /// still held to its limits.
+    func testSourcesAreForgottenOnceTheyAreAsNew() throws {
+        let daemon = try DaemonHarness(self, overrides: ["ingest": ["max_open_sessions": 1]])
+        let start = Event(wallNanoseconds: 1_800_000_000_000_000_000, monotonicNanoseconds: 1, run: "r-keeper", session: "s-1",
+                          sessionSeq: 1, kind: .sessionStart, subject: "Session#1")
+        XCTAssertEqual(try daemon.ingest(ndjson([start]), query: "source=keeper").status, 200)
+        for index in 0..<200 {
+            let tap = Event(wallNanoseconds: 1_800_000_000_000_000_000, monotonicNanoseconds: 1, run: "r-passing-\(index)", session: "s-1",
+                            sessionSeq: 1, kind: .action, subject: "Detail#1", payload: ["action": "tap", "element": "save"])
+            XCTAssertEqual(try daemon.ingest(ndjson([tap]), query: "source=passing-\(index)").status, 200)
+        }
+        // Swept every 64 requests while few clients are left: never more than 64 and the keeper.
+        let remembered = try XCTUnwrap(try daemon.metric("navlog_ingest_sources"))
+        XCTAssertLessThanOrEqual(remembered, 65, "200 sources came and went")
+        XCTAssertGreaterThanOrEqual(remembered, 1)
+        var second = start
+        second.session = "s-2"
+        let refused = try daemon.ingest(ndjson([second]), query: "source=keeper")
+        XCTAssertEqual(refused.status, 429, "the keeper's open session was remembered: \(refused.body)")
+    }
+
     func testTheTokenIsRequiredAsForEveryEndpoint() throws {
         let daemon = try DaemonHarness(self, overrides: ["auth": ["token": "ingest-token-0123456789"]], token: "ingest-token-0123456789")
         let body = ndjson(remoteEvents(count: 2, run: "r-token"))

@@ -8,6 +8,10 @@ import Synchronization
 /// then waits until it is paid back) and open sessions (started, not ended, and started less
 /// than the idle session timeout ago, so a client that vanished frees its share). Only
 /// `session.start` and `session.end` events are looked at one by one: the rest cost nothing here.
+///
+/// A client is remembered only while it differs from one never seen: a source whose bucket has
+/// filled up again and whose sessions all ended or went idle is forgotten, so a client naming a
+/// new source in every request does not grow the daemon.
 final class IngestLimiter: Sendable {
     /// Why a request was refused, and when to come back.
     struct Refusal: Equatable {
@@ -29,19 +33,48 @@ final class IngestLimiter: Sendable {
         var refilledNanoseconds: UInt64
         /// Open sessions, with the monotonic time each started.
         var open: [SessionIdentity: UInt64] = [:]
+
+        /// Adds the tokens earned since the last refill, up to a second's worth.
+        mutating func refill(now: UInt64, rate: Double) {
+            let elapsed = Double(now &- refilledNanoseconds) / 1e9
+            tokens = min(rate, tokens + elapsed * rate)
+            refilledNanoseconds = now
+        }
+
+        /// Whether, at `now`, the client is as one never seen: a full bucket, and no session
+        /// open that is not idle.
+        func isLikeNew(now: UInt64, rate: Double, idleNanoseconds: UInt64) -> Bool {
+            var client = self
+            client.refill(now: now, rate: rate)
+            return client.tokens >= rate && open.values.allSatisfy { now &- $0 >= idleNanoseconds }
+        }
     }
 
-    private let clients = Mutex([String: Client]())
+    private struct State {
+        var clients: [String: Client] = [:]
+        /// Requests to take before the clients are swept again.
+        var requestsUntilSweep = 64
+    }
+
+    private let state = Mutex(State())
+
+    /// Sources remembered now.
+    var sourceCount: Int { state.withLock { $0.clients.count } }
 
     /// Takes `events` from `source` at monotonic time `now`, or refuses them all.
     func admit(_ events: [Event], source: String, now: UInt64, limits: Limits) -> Refusal? {
         let rate = Double(limits.eventsPerSecond)
-        return clients.withLock { clients in
-            var client = clients[source] ?? Client(tokens: rate, refilledNanoseconds: now)
-            let elapsed = Double(now &- client.refilledNanoseconds) / 1e9
-            client.tokens = min(rate, client.tokens + elapsed * rate)
-            client.refilledNanoseconds = now
-            defer { clients[source] = client }
+        return state.withLock { state in
+            // Sweeping costs a look at every client, so the next one waits for as many requests
+            // as clients were left (and at least 64): a constant share of each request.
+            state.requestsUntilSweep -= 1
+            if state.requestsUntilSweep <= 0 {
+                state.clients = state.clients.filter { !$0.value.isLikeNew(now: now, rate: rate, idleNanoseconds: limits.idleNanoseconds) }
+                state.requestsUntilSweep = max(64, state.clients.count)
+            }
+            var client = state.clients[source] ?? Client(tokens: rate, refilledNanoseconds: now)
+            client.refill(now: now, rate: rate)
+            defer { state.clients[source] = client }
             if client.tokens <= 0 {
                 let wait = max(1, Int((-client.tokens / rate).rounded(.up)))
                 return Refusal(limit: "rate", retryAfterSeconds: wait,

@@ -6,7 +6,7 @@ import Synchronization
 /// retried request whose key was already committed, not journaled again) and
 /// `navlog_ingest_requests_limited_total{limit="rate|sessions"}`, beside the idempotency keys
 /// remembered: `navlog_ingest_idempotency_keys`, `navlog_ingest_idempotency_bytes` and
-/// `navlog_ingest_idempotency_keys_forgotten_early_total`.
+/// `navlog_ingest_idempotency_keys_forgotten_early_total`, and `navlog_ingest_sources`.
 public final class IngestMetrics: Sendable {
     private struct Counters {
         var accepted: UInt64 = 0
@@ -33,8 +33,9 @@ public final class IngestMetrics: Sendable {
     /// Events accepted so far.
     public var accepted: UInt64 { counters.withLock { $0.accepted } }
 
-    /// Returns the metrics in Prometheus text format, with what the key store holds.
-    func render(keys: IngestKeyStore.Statistics) -> String {
+    /// Returns the metrics in Prometheus text format, with what the key store holds and the
+    /// number of sources the limits remember.
+    func render(keys: IngestKeyStore.Statistics, sources: Int) -> String {
         let counters = self.counters.withLock { $0 }
         var text = "# HELP navlog_ingest_events_total Events sent to POST /v1/ingest, by result.\n"
         text += "# TYPE navlog_ingest_events_total counter\n"
@@ -53,6 +54,8 @@ public final class IngestMetrics: Sendable {
         text += "# HELP navlog_ingest_idempotency_keys_forgotten_early_total Committed keys forgotten before their window ended, because ingest.idempotency_max_bytes was full.\n"
         text += "# TYPE navlog_ingest_idempotency_keys_forgotten_early_total counter\n"
         text += "navlog_ingest_idempotency_keys_forgotten_early_total \(keys.forgottenEarly)\n"
+        text += "# HELP navlog_ingest_sources Ingest clients the per-client limits remember (those with tokens spent or sessions open).\n"
+        text += "# TYPE navlog_ingest_sources gauge\nnavlog_ingest_sources \(sources)\n"
         return text
     }
 }

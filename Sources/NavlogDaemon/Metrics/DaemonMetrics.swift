@@ -131,6 +131,8 @@ public final class DaemonMetrics: Sendable {
         public var requestsInFlight = 0
         /// The ingest idempotency keys remembered.
         var ingestKeys = IngestKeyStore.Statistics()
+        /// The ingest clients (sources) remembered by the per-client limits.
+        var ingestSources = 0
     }
 
     /// The metrics in Prometheus text exposition format 0.0.4.
@@ -181,7 +183,7 @@ public final class DaemonMetrics: Sendable {
         buckets.append(("_count", String(counters.latencyCount)))
         metric("http_request_duration_seconds", "histogram", "Time from request headers to response, in seconds.", buckets)
         metric("uptime_seconds", "gauge", "Seconds since navlogd started.", [("", number(snapshot.uptimeSeconds.rounded()))])
-        text += ingest.render(keys: snapshot.ingestKeys)
+        text += ingest.render(keys: snapshot.ingestKeys, sources: snapshot.ingestSources)
         if let otlpPush { text += otlpPush.render(committedSeq: journal.committedSeq) }
         return text
     }
