@@ -52,7 +52,11 @@ struct ConfigurationReader {
         guard let raw = value(key) else { return .none }
         if case .null = raw { return .some(nil) }
         guard case .int(let number) = raw, range.contains(number) else {
-            throw ConfigurationError(path: path(of: key), message: "must be \(expectation), got \(Self.describe(raw))")
+            // Past the largest allowed, say where the range ends when the expectation does not:
+            // "a positive integer" alone reads as if the number were fine.
+            let statesRange = expectation.contains(where: \.isNumber) || expectation.contains("within")
+            let bound = if case .int(let number) = raw, number > range.upperBound, !statesRange { " (at most \(range.upperBound))" } else { "" }
+            throw ConfigurationError(path: path(of: key), message: "must be \(expectation)\(bound), got \(Self.describe(raw))")
         }
         return .some(number)
     }
