@@ -29,16 +29,26 @@ public enum IngestLedger {
                 let hasTable = try file.database.scalar(
                     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ingest_receipt'")?.integer ?? 0
                 guard hasTable > 0 else { continue }
+                if found.leftOut > 0 {
+                    // The budget is full: the older files' receipts are only counted.
+                    found.leftOut += Int(try file.database.scalar(
+                        "SELECT count(*) FROM ingest_receipt WHERE committed_ns >= ?", [.integer(since)])?.integer ?? 0)
+                    continue
+                }
                 let rows = try file.database.prepare(
                     "SELECT key, committed_ns, first_seq, last_seq, answer FROM ingest_receipt WHERE committed_ns >= ?1 ORDER BY committed_ns DESC")
                 defer { rows.close() }
                 try rows.bind(since, at: 1)
                 while try rows.step() {
+                    if found.leftOut > 0 {
+                        found.leftOut += 1
+                        continue
+                    }
                     guard let key = rows.value(at: 0).text, let committed = rows.value(at: 1).integer, let first = rows.value(at: 2).integer,
                           let last = rows.value(at: 3).integer, let answer = rows.value(at: 4).text
                     else { throw JournalError.notAJournal(path: path, reason: "an ingest_receipt row has a NULL or mistyped column") }
                     let cost = IngestReceipt.rememberedBytes(key: key, answer: answer)
-                    guard found.leftOut == 0, bytes + cost <= budget else {
+                    guard bytes + cost <= budget else {
                         found.leftOut += 1
                         continue
                     }
