@@ -32,6 +32,24 @@ final class DwellTests: XCTestCase {
         XCTAssertEqual(OrderStatistics.percentile(0.9, ofSorted: (1...6).map(Double.init)), 6)
     }
 
+    /// Durations are rounded to the microsecond with halves up, on their nanoseconds (docs/REPORT.md),
+    /// whatever the binary fractions of the milliseconds would make of them.
+    func testDurationsRoundToTheMicrosecondWithHalvesUp() {
+        func median(_ nanoseconds: [UInt64]) -> Double? { DurationSummary(sampleNanoseconds: nanoseconds, count: nanoseconds.count).medianMilliseconds }
+        XCTAssertEqual(median([37_500]), 0.038)
+        XCTAssertEqual(median([37_499]), 0.037)
+        XCTAssertEqual(median([500_500]), 0.501, "0.5005 ms times 1000 is 500.49999… in binary")
+        XCTAssertEqual(median([37_000, 38_000]), 0.038, "the mean of the middle two, 37,500 ns")
+        XCTAssertEqual(median([36_999, 38_000]), 0.037, "37,499.5 ns")
+        XCTAssertEqual(median([1, 300_497_500, 900_000_000]), 300.498)
+        // 18,446,744,073,709,551,615 ns: the sum of the middle two does not overflow.
+        XCTAssertEqual(median([UInt64.max, UInt64.max]), Double(18_446_744_073_709_552 as UInt64) / 1000)
+        XCTAssertNil(median([]))
+        let summary = DurationSummary(sampleNanoseconds: (1...10).map { UInt64($0) * 1_000_500 }, count: 10)
+        XCTAssertEqual(summary.p90Milliseconds, 9.005, "rank 9: 9,004,500 ns, a half rounded up")
+        XCTAssertEqual(summary.ci95LowMilliseconds, 2.001)
+    }
+
     /// Six sessions: Home for 100 ms, then Detail for 10, 20, …, 60 ms, then back on Home for
     /// 5 ms until the session ends (that last visit is cut off: censored).
     private func sixSessions() -> [SessionScript] {

@@ -5,11 +5,26 @@ import XCTest
 
 /// `navlog_visits` gives the transitions and dwell medians `navlog report -o json` gives.
 final class VisitsTableTests: XCTestCase {
+    /// The median of durations in milliseconds as docs/REPORT.md defines it, worked out exactly:
+    /// each value back to its whole nanoseconds, the middle one (or the mean of the two middle
+    /// ones), rounded to the microsecond with halves up. Python's `round(x, 3)` of the float
+    /// rounds the binary fraction instead, and put 37,500 ns at 0.037 where the rule says 0.038.
+    private static let medianFunction = """
+        import math
+        from fractions import Fraction
+        def median_ms(values):
+            nanoseconds = sorted(round(value * 1_000_000) for value in values)
+            middle = len(nanoseconds) // 2
+            exact = Fraction(nanoseconds[middle]) if len(nanoseconds) % 2 else Fraction(nanoseconds[middle - 1] + nanoseconds[middle], 2)
+            return math.floor(exact / 1000 + Fraction(1, 2)) / 1000
+
+        """
+
     /// Through Python's `sqlite3` with the extension: transitions as `[from, to, count]`, and
-    /// per screen type the median of uncensored `dwell_ms` (statistics.median: the mean of the
-    /// two middle values for an even count), how many there are, and how many are censored.
-    private static let program = """
-        import json, sqlite3, statistics, sys
+    /// per screen type the median of uncensored `dwell_ms` (``medianFunction``), how many there
+    /// are, and how many are censored.
+    private static let program = medianFunction + """
+        import json, sqlite3, sys
         database, library = sys.argv[1:3]
         connection = sqlite3.connect(database)
         connection.enable_load_extension(True)
@@ -25,7 +40,7 @@ final class VisitsTableTests: XCTestCase {
                 entry["values"].append(dwell_ms)
         print(json.dumps({
             "transitions": sorted([list(row) for row in transitions]),
-            "dwell": {key: [round(statistics.median(entry["values"]), 3) if entry["values"] else None,
+            "dwell": {key: [median_ms(entry["values"]) if entry["values"] else None,
                             len(entry["values"]), entry["censored"]] for key, entry in dwell.items()},
         }))
         """
@@ -68,8 +83,8 @@ final class VisitsTableTests: XCTestCase {
 
     /// Per screen type: how the first visits' loads ended, and the median `load_ms` of those
     /// that were ready, against the report's load section.
-    private static let loadProgram = """
-        import json, sqlite3, statistics, sys
+    private static let loadProgram = medianFunction + """
+        import json, sqlite3, sys
         database, library = sys.argv[1:3]
         connection = sqlite3.connect(database)
         connection.enable_load_extension(True)
@@ -81,7 +96,7 @@ final class VisitsTableTests: XCTestCase {
             entry["outcomes"][outcome] = entry["outcomes"].get(outcome, 0) + 1
             if load_ms is not None:
                 entry["values"].append(load_ms)
-        print(json.dumps({key: {"median_ms": round(statistics.median(entry["values"]), 3) if entry["values"] else None,
+        print(json.dumps({key: {"median_ms": median_ms(entry["values"]) if entry["values"] else None,
                                 "n": len(entry["values"]), **entry["outcomes"]} for key, entry in loads.items()}))
         """
 

@@ -149,7 +149,7 @@ extension FlowAggregates {
             doublePushes: doublePushes.map { type, entry in
                 SmellFigures.DoublePushFigure(
                     screen: type, count: entry.count, sessions: entry.sessions,
-                    minimumIntervalMilliseconds: DurationSummary.rounded(Double(entry.minimum) / 1_000_000)
+                    minimumIntervalMilliseconds: DurationSummary.milliseconds(nanoseconds: entry.minimum)
                 )
             }
             .sorted { ($1.count, $0.screen) < ($0.count, $1.screen) },

@@ -26,8 +26,13 @@ public enum OrderStatistics {
     /// ⌈p·n⌉; `nil` when empty.
     public static func percentile(_ p: Double, ofSorted values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
-        let rank = min(values.count, max(1, Int((p * Double(values.count)).rounded(.up))))
-        return values[rank - 1]
+        return values[nearestRank(p, count: values.count) - 1]
+    }
+
+    /// The nearest rank (1-based) of percentile `p` (0...1) in a sample of `count` > 0: ⌈p·n⌉,
+    /// at least 1.
+    static func nearestRank(_ p: Double, count: Int) -> Int {
+        min(count, max(1, Int((p * Double(count)).rounded(.up))))
     }
 
     /// Returns the symmetric ranks j and n+1−j with P(j ≤ rank of the median < n+1−j) ≥ 95%,
@@ -77,15 +82,27 @@ public struct DurationSummary: Sendable, Equatable {
     public var intervalNote: String?
 
     /// Summarizes `sample`, in nanoseconds, drawn from `count` observations.
+    ///
+    /// The figures are worked out on the nanoseconds themselves and rounded to the microsecond,
+    /// halves up (docs/REPORT.md): in milliseconds as `Double`s, 37,500 ns (a median of an odd
+    /// count) came out as 0.037 or 0.038 depending on how the binary fractions fell, and the SQL
+    /// virtual table's test, which rounds the exact value, disagreed with the report.
     init(sampleNanoseconds sample: [UInt64], count: Int) {
-        let sorted = sample.map { Double($0) / 1_000_000 }.sorted()
+        let sorted = sample.sorted()
         self.count = count
         self.sampleCount = sorted.count
-        self.medianMilliseconds = OrderStatistics.median(ofSorted: sorted).map(DurationSummary.rounded)
-        self.p90Milliseconds = OrderStatistics.percentile(0.9, ofSorted: sorted).map(DurationSummary.rounded)
+        if sorted.isEmpty {
+            medianMilliseconds = nil
+        } else {
+            let middle = sorted.count / 2
+            medianMilliseconds = sorted.count % 2 == 1
+                ? DurationSummary.milliseconds(nanoseconds: sorted[middle])
+                : DurationSummary.milliseconds(nanosecondPairSum: UInt128(sorted[middle - 1]) + UInt128(sorted[middle]))
+        }
+        p90Milliseconds = sorted.isEmpty ? nil : DurationSummary.milliseconds(nanoseconds: sorted[OrderStatistics.nearestRank(0.9, count: sorted.count) - 1])
         if let interval = OrderStatistics.medianInterval(count: sorted.count) {
-            ci95LowMilliseconds = DurationSummary.rounded(sorted[interval.lowerRank - 1])
-            ci95HighMilliseconds = DurationSummary.rounded(sorted[interval.upperRank - 1])
+            ci95LowMilliseconds = DurationSummary.milliseconds(nanoseconds: sorted[interval.lowerRank - 1])
+            ci95HighMilliseconds = DurationSummary.milliseconds(nanoseconds: sorted[interval.upperRank - 1])
             intervalNote = nil
         } else {
             ci95LowMilliseconds = nil
@@ -94,7 +111,20 @@ public struct DurationSummary: Sendable, Equatable {
         }
     }
 
-    /// Rounds milliseconds to the microsecond, so output is stable across platforms.
+    /// `nanoseconds` in milliseconds, rounded to the microsecond (halves up).
+    static func milliseconds(nanoseconds: UInt64) -> Double {
+        milliseconds(nanosecondPairSum: 2 * UInt128(nanoseconds))
+    }
+
+    /// The mean of two durations whose nanoseconds add up to `sum`, in milliseconds, rounded to
+    /// the microsecond (halves up): exactly, in integers.
+    private static func milliseconds(nanosecondPairSum sum: UInt128) -> Double {
+        Double((sum + 1000) / 2000) / 1000
+    }
+
+    /// Rounds milliseconds to the microsecond, so output is stable across platforms (histogram
+    /// edges, which are not nanoseconds of a sample; durations go through
+    /// ``milliseconds(nanoseconds:)``).
     static func rounded(_ milliseconds: Double) -> Double {
         (milliseconds * 1000).rounded() / 1000
     }
