@@ -9,16 +9,17 @@
 --
 -- The median is the middle value, or the mean of the two middle values:
 -- quantileExactInclusive(0.5) (Excel's PERCENTILE.INC) is exactly that. Durations are in
--- milliseconds rounded to the microsecond, like the report's *_ms.
+-- milliseconds rounded to the microsecond with halves up, like the report's *_ms: floor((ns +
+-- 500) / 1000) / 1000, since round(x, 3) would round a tie to even (38,500 ns to 0.038).
 -- (The report keeps at most dwellSampleLimit = 100 000 samples per screen type; beyond that
 -- its median comes from a reservoir sample and may differ slightly from this exact one.)
 -- censored_visits is the report's dwell[].censored, named so as not to hide the column.
 SELECT
     screen_type AS screen,
     countIf(censored = 0) AS n,
-    if(n = 0, NULL, round(quantileExactInclusiveIf(0.5)(dwell_ns, censored = 0) / 1e6, 3)) AS median_ms,
-    if(n = 0, NULL, round(minIf(dwell_ns, censored = 0) / 1e6, 3)) AS min_ms,
-    if(n = 0, NULL, round(maxIf(dwell_ns, censored = 0) / 1e6, 3)) AS max_ms,
+    if(n = 0, NULL, floor((quantileExactInclusiveIf(0.5)(dwell_ns, censored = 0) + 500) / 1000) / 1000) AS median_ms,
+    if(n = 0, NULL, floor((minIf(dwell_ns, censored = 0) + 500) / 1000) / 1000) AS min_ms,
+    if(n = 0, NULL, floor((maxIf(dwell_ns, censored = 0) + 500) / 1000) / 1000) AS max_ms,
     countIf(censored = 1) AS censored_visits
 FROM navlog_visits
 GROUP BY screen_type

@@ -111,8 +111,9 @@ final class ClickHouseExportTests: XCTestCase {
     }
 
     /// Runs transitions.sql and dwell.sql, translated to SQLite, over the exported visits.
-    /// The only translations: count() → count(*), countIf(c) → sum(c), and ClickHouse's
-    /// quantileExactInclusiveIf(0.5)(x, c) → the mean of the middle one or two rows where c.
+    /// The only translations: count() → count(*), countIf(c) → sum(c), ClickHouse's
+    /// quantileExactInclusiveIf(0.5)(x, c) → the mean of the middle one or two rows where c, and
+    /// floor(x) of a positive x → CAST(x AS INTEGER).
     static let sqliteQueries = """
         import json, sqlite3, sys
         rows = [json.loads(line) for line in open(sys.argv[1])]
@@ -132,7 +133,7 @@ final class ClickHouseExportTests: XCTestCase {
             GROUP BY screen_type
             ORDER BY n DESC, censored_visits DESC, screen_type''').fetchall()
         medians = dict(db.execute('''
-            SELECT screen_type, round(avg(dwell_ns) / 1e6, 3) FROM (
+            SELECT screen_type, CAST((avg(dwell_ns) + 500) / 1000 AS INTEGER) / 1000.0 FROM (
                 SELECT screen_type, dwell_ns,
                        row_number() OVER (PARTITION BY screen_type ORDER BY dwell_ns) AS rank,
                        count(*) OVER (PARTITION BY screen_type) AS n
@@ -214,7 +215,7 @@ final class ClickHouseExportTests: XCTestCase {
             XCTAssertEqual(row[1].intValue, item["n"]?.intValue, screen)
             XCTAssertEqual(row[3].intValue, item["censored"]?.intValue, screen)
             if let median = item["median_ms"]?.doubleValue {
-                XCTAssertEqual(row[2].doubleValue ?? -1, median, accuracy: 0.0011, screen)
+                XCTAssertEqual(row[2].doubleValue ?? -1, median, "\(screen): halves of a microsecond round up on both sides")
             } else {
                 XCTAssertEqual(row[2], .null, screen)
             }
@@ -224,8 +225,9 @@ final class ClickHouseExportTests: XCTestCase {
 
     /// Evaluates load.sql step by step in Python, one expression a column: the rows where
     /// load_outcome != '', grouped by screen type, quantileExactInclusive(0.5) as the mean of
-    /// the middle one or two times, p90 at rank ceil(0.9 n), countIf and the two shares with
-    /// round(x, 4), ordered by n + abandoned descending, then screen.
+    /// the middle one or two times and p90 at rank ceil(0.9 n), both on whole nanoseconds and
+    /// rounded to the microsecond halves up, countIf and the two shares with round(x, 4),
+    /// ordered by n + abandoned descending, then screen.
     static let loadEvaluation = """
         import json, math, sys
         groups = {}
@@ -237,8 +239,10 @@ final class ClickHouseExportTests: XCTestCase {
         for screen, rows in groups.items():
             times = sorted(r["load_ms"] for r in rows if r["load_ms"] is not None)
             n = len(times)
-            median = None if n == 0 else round((times[(n - 1) // 2] + times[n // 2]) / 2, 3)
-            p90 = None if n == 0 else round(times[math.ceil(0.9 * n) - 1], 3)
+            nanoseconds = [round(time * 1e6) for time in times]
+            microsecond = lambda ns: math.floor((ns + 500) / 1000) / 1000
+            median = None if n == 0 else microsecond((nanoseconds[(n - 1) // 2] + nanoseconds[n // 2]) / 2)
+            p90 = None if n == 0 else microsecond(nanoseconds[math.ceil(0.9 * n) - 1])
             count = lambda outcome: sum(1 for r in rows if r["load_outcome"] == outcome)
             abandoned, failed = count("abandoned"), count("failed")
             result.append({
@@ -268,7 +272,7 @@ final class ClickHouseExportTests: XCTestCase {
             }
             for key in ["median_ms", "p90_ms"] {
                 if let expected = item[key]?.doubleValue {
-                    XCTAssertEqual(row[key]?.doubleValue ?? -1, expected, accuracy: 0.0011, "\(screen) \(key)")
+                    XCTAssertEqual(row[key]?.doubleValue ?? -1, expected, "\(screen) \(key)")
                 } else {
                     XCTAssertEqual(row[key], .null, "\(screen) \(key)")
                 }
