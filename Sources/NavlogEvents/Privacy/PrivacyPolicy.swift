@@ -54,8 +54,8 @@ public enum RedactionRule: Sendable, Equatable, Hashable, CustomStringConvertibl
             self = rule
             return
         }
-        if let kind = ["deeplink", "error"].first(where: { text.hasPrefix($0 + ".") }) {
-            throw RedactionRuleError(rule: text, reason: "names a member of '\(kind)' events other than the one a rule protects (\(kind == "error" ? "error.message" : "deeplink.url"))")
+        if let known = Self.eventMemberRules.keys.first(where: { text.hasPrefix($0.prefix { $0 != "." } + ".") }) {
+            throw RedactionRuleError(rule: text, reason: "names a member of '\(known.prefix { $0 != "." })' events other than the one a rule protects (\(known))")
         }
         if text.hasPrefix(Self.actionPrefix) {
             let element = String(text.dropFirst(Self.actionPrefix.count))

@@ -30,17 +30,20 @@ public struct Redactor: Sendable {
         var anyViewModelRules: [[String]] = []
         var actionElements: Set<String> = []
         var isEveryActionPrivate = false
+        var isDeepLinkURLPrivate = false
+        var isErrorMessagePrivate = false
         for rule in policy.rules {
             switch rule {
             case .viewModelField("*", let path): anyViewModelRules.append(path)
             case .viewModelField(let viewModel, let path): fieldRules[viewModel, default: []].append(path)
             case .actionValue("*"): isEveryActionPrivate = true
             case .actionValue(let element): actionElements.insert(element)
-            case .deepLinkURL, .errorMessage: break
+            case .deepLinkURL: isDeepLinkURLPrivate = true
+            case .errorMessage: isErrorMessagePrivate = true
             }
         }
-        isDeepLinkURLPrivate = policy.rules.contains(.deepLinkURL)
-        isErrorMessagePrivate = policy.rules.contains(.errorMessage)
+        self.isDeepLinkURLPrivate = isDeepLinkURLPrivate
+        self.isErrorMessagePrivate = isErrorMessagePrivate
         self.fieldRules = fieldRules
         self.anyViewModelRules = anyViewModelRules
         self.actionElements = actionElements
