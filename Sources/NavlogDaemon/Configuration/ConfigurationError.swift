@@ -48,13 +48,14 @@ struct ConfigurationReader {
     var keys: [String] { members.keys.sorted() }
 
     /// An integer in `range`; `null` is refused unless `isNullable`, in which case it yields nil.
-    mutating func integer(_ key: String, in range: ClosedRange<Int64>, expectation: String) throws -> Int64?? {
+    /// A number past the range's end is told that end, unless `expectation` already states the
+    /// range (`statesRange`).
+    mutating func integer(_ key: String, in range: ClosedRange<Int64>, expectation: String, statesRange: Bool = false) throws -> Int64?? {
         guard let raw = value(key) else { return .none }
         if case .null = raw { return .some(nil) }
         guard case .int(let number) = raw, range.contains(number) else {
             // Past the largest allowed, say where the range ends when the expectation does not:
             // "a positive integer" alone reads as if the number were fine.
-            let statesRange = expectation.contains(where: \.isNumber) || expectation.contains("within")
             let bound = if case .int(let number) = raw, number > range.upperBound, !statesRange { " (at most \(range.upperBound))" } else { "" }
             throw ConfigurationError(path: path(of: key), message: "must be \(expectation)\(bound), got \(Self.describe(raw))")
         }

@@ -136,7 +136,7 @@ extension DaemonConfiguration {
                     throw ConfigurationError(path: "listen.tcp.host", message: "must be an IPv4 address such as 127.0.0.1, got \"\(host)\"")
                 }
                 var port = 7878
-                if case .some(let number) = try tcp.integer("port", in: 0...65_535, expectation: "a port from 0 to 65535") {
+                if case .some(let number) = try tcp.integer("port", in: 0...65_535, expectation: "a port from 0 to 65535", statesRange: true) {
                     guard let number else { throw ConfigurationError(path: "listen.tcp.port", message: "must be a port from 0 to 65535, got null") }
                     port = Int(number)
                 }
@@ -171,7 +171,7 @@ extension DaemonConfiguration {
     private mutating func parseTesting(_ value: JSONValue) throws {
         var reader = try ConfigurationReader(value, path: "testing")
         let tenYears: Int64 = 10 * 366 * 86_400
-        if case .some(let number) = try reader.integer("wall_clock_offset_s", in: -tenYears...tenYears, expectation: "a number of seconds within ten years") {
+        if case .some(let number) = try reader.integer("wall_clock_offset_s", in: -tenYears...tenYears, expectation: "a number of seconds within ten years", statesRange: true) {
             testing.wallClockOffsetSeconds = number ?? 0
         }
         try reader.finish()
