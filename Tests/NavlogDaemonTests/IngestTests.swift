@@ -260,8 +260,27 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys_forgotten_early_total"), Double(12 - fit))
         let newest = try daemon.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-21")), headers: ["Idempotency-Key": "k-21"])
         XCTAssertEqual(newest.headers["idempotent-replayed"], "true")
-        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-11"], method: "GET").status, 404, "forgotten for memory")
+        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys_found_in_journal_total"), 0, "the kept keys are answered from memory")
+        // A key forgotten for memory is still answered, from its receipt in the journal: the
+        // older file's (k-11) and the newer one's (the newest forgotten), and a retry of its
+        // events journals nothing again.
+        let newestForgotten = 21 - fit
+        XCTAssertGreaterThanOrEqual(newestForgotten, 16, "the newer file holds forgotten keys too")
+        for index in [11, newestForgotten] {
+            let looked = try daemon.ingest([], headers: ["Idempotency-Key": "k-\(index)"], method: "GET")
+            XCTAssertEqual(looked.status, 200, "k-\(index): \(looked.body)")
+            XCTAssertEqual(looked.body, answers[index - 10])
+            XCTAssertEqual(looked.headers["idempotent-replayed"], "true")
+        }
+        let retried = try daemon.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-11")), headers: ["Idempotency-Key": "k-11"])
+        XCTAssertEqual(retried.status, 200, retried.body)
+        XCTAssertEqual(retried.headers["idempotent-replayed"], "true")
+        XCTAssertEqual(retried.body, answers[1])
+        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys_found_in_journal_total"), 3)
+        XCTAssertEqual(try daemon.metric("navlog_ingest_events_total{result=\"duplicate\"}"), 4, "k-21's and k-11's events")
         XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-\(22 - fit)"], method: "GET").status, 200, "the oldest kept")
+        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-never"], method: "GET").status, 404, "searched for and not found")
+        XCTAssertEqual(try daemon.committedEvents().filter { $0.run == "r-budget-11" }.count, 2, "journaled once")
         XCTAssertEqual(daemon.terminate(), 0)
 
         let restarted = try DaemonHarness(self, overrides: settings, directory: directory)
@@ -269,7 +288,34 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(try restarted.metric("navlog_ingest_idempotency_keys"), Double(fit))
         XCTAssertEqual(try restarted.metric("navlog_ingest_idempotency_keys_forgotten_early_total"), Double(12 - fit))
         XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-21"], method: "GET").body, answers[11])
-        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-\(21 - fit)"], method: "GET").status, 404)
+        // Left out at start for the budget, and still in the journal.
+        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-\(21 - fit)"], method: "GET").body, answers[11 - fit])
+        let again = try restarted.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-10")), headers: ["Idempotency-Key": "k-10"])
+        XCTAssertEqual(again.headers["idempotent-replayed"], "true", again.body)
+        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-never"], method: "GET").status, 404)
+        XCTAssertEqual(try restarted.committedEvents().filter { $0.run == "r-budget-10" }.count, 2, "journaled once")
+        XCTAssertEqual(restarted.terminate(), 0)
+    }
+
+    func testKeysForgottenEarlyAreNotLookedUpPastTheirWindow() throws {
+        let directory = freshDaemonDirectory()
+        var settings: [String: JSONValue] = ["journal": journalSettings(directory, ["durability": "flush_per_request"]),
+                                             "ingest": ["idempotency_max_bytes": 1000, "idempotency_window_s": 60]]
+        let daemon = try DaemonHarness(self, overrides: settings, directory: directory)
+        for index in 0..<6 {
+            XCTAssertEqual(try daemon.ingest(ndjson(remoteEvents(count: 1, run: "r-window-\(index)")), headers: ["Idempotency-Key": "w-\(index)"]).status, 200)
+        }
+        XCTAssertGreaterThan(try daemon.metric("navlog_ingest_idempotency_keys_forgotten_early_total") ?? 0, 0)
+        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "w-0"], method: "GET").status, 200, "within the window")
+        XCTAssertEqual(daemon.terminate(), 0)
+        // Two minutes later (the testing clock offset) every key is past the 60 s window: the
+        // receipt is still in the journal, but the key is free again.
+        settings["testing"] = ["wall_clock_offset_s": 120]
+        let later = try DaemonHarness(self, overrides: settings, directory: directory)
+        XCTAssertEqual(try later.ingest([], headers: ["Idempotency-Key": "w-0"], method: "GET").status, 404)
+        XCTAssertEqual(try later.ingest(ndjson(remoteEvents(count: 1, run: "r-window-0")), headers: ["Idempotency-Key": "w-0"]).headers["idempotent-replayed"], nil)
+        XCTAssertEqual(try later.metric("navlog_ingest_idempotency_keys_found_in_journal_total"), 0)
+        XCTAssertEqual(later.terminate(), 0)
     }
 
     func testBadHeadersAndQueriesAreRefusedByName() throws {

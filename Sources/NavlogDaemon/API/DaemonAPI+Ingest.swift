@@ -22,9 +22,15 @@ extension DaemonAPI {
         }
         let now = journal.configuration.clock.now()
         if let key {
-            switch ingestState.keys.acquire(key, now: now.wall, window: Int64(live.ingest.idempotencyWindowSeconds) * 1_000_000_000) {
+            let window = Int64(live.ingest.idempotencyWindowSeconds) * 1_000_000_000
+            switch ingestState.keys.acquire(key, now: now.wall, window: window) {
             case .acquired:
-                break
+                // Held now; a key the budget made the store forget may still be in the journal.
+                if let receipt = ingestState.receiptForgottenEarly(key, now: now.wall, window: window, log: log) {
+                    ingestState.keys.release(key)
+                    metrics.ingest.recordDuplicate(IngestKeyStore.acceptedCount(of: receipt.answer))
+                    return .now(Self.replayed(receipt.answer))
+                }
             case .inFlight:
                 throw Self.keyInUse(key)
             case .committed(let answer, let accepted):
@@ -121,12 +127,16 @@ extension DaemonAPI {
                            detail: "name the request to look up with the header Idempotency-Key")
         }
         let window = settings.withLock { $0.ingest.idempotencyWindowSeconds }
-        switch ingestState.keys.peek(key, now: journal.configuration.clock.now().wall, window: Int64(window) * 1_000_000_000) {
+        let now = journal.configuration.clock.now().wall
+        switch ingestState.keys.peek(key, now: now, window: Int64(window) * 1_000_000_000) {
         case .committed(let answer, _)?:
             return .now(Self.replayed(answer))
         case .inFlight?, .acquired?:
             throw Self.keyInUse(key)
         case nil:
+            if let receipt = ingestState.receiptForgottenEarly(key, now: now, window: Int64(window) * 1_000_000_000, log: log) {
+                return .now(Self.replayed(receipt.answer))
+            }
             throw APIError(status: 404, code: "unknown_idempotency_key",
                            detail: "no request with Idempotency-Key '\(key)' was journaled within ingest.idempotency_window_s (\(window) s)")
         }

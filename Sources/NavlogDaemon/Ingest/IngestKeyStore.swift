@@ -12,7 +12,9 @@ import Synchronization
 /// Memory is bounded: the committed keys and answers held (counted by
 /// ``IngestReceipt/rememberedBytes(key:answer:)``) stay within a budget
 /// (`ingest.idempotency_max_bytes`); past it the oldest are forgotten before their window
-/// ends, and counted (``Statistics/forgottenEarly``).
+/// ends, and counted (``Statistics/forgottenEarly``). The store then says which commit times it
+/// may have forgotten (``forgottenSpan(now:window:)``), for the caller to look a key it does not
+/// hold up in the journal's receipts (``IngestReceiptFinder``).
 final class IngestKeyStore: Sendable {
     /// What a request finds under its key.
     enum Lookup: Equatable {
@@ -33,6 +35,9 @@ final class IngestKeyStore: Sendable {
         /// Committed keys forgotten before their window ended, to stay within the budget,
         /// since the daemon started (those left out when loading included).
         var forgottenEarly: UInt64 = 0
+        /// Requests answered from the journal's receipt of a key forgotten early
+        /// (``noteFoundInJournal()``).
+        var foundInJournal: UInt64 = 0
     }
 
     private enum Entry {
@@ -48,6 +53,10 @@ final class IngestKeyStore: Sendable {
         var head = 0
         var bytes = 0
         var forgottenEarly: UInt64 = 0
+        var foundInJournal: UInt64 = 0
+        /// When the newest key forgotten early was committed: keys committed then or before
+        /// and within the window may be in the journal without being here.
+        var forgottenThrough: Int64?
 
         /// Forgets committed keys from the oldest on while the oldest was committed before
         /// `cutoff` (wall-clock nanoseconds) or those held take more than `budget` bytes;
@@ -61,6 +70,7 @@ final class IngestKeyStore: Sendable {
                     entries[old.key] = nil
                     bytes -= IngestReceipt.rememberedBytes(key: old.key, answer: answer)
                     forgotten += 1
+                    if nanoseconds >= cutoff { forgottenThrough = max(forgottenThrough ?? .min, nanoseconds) }
                 }
                 head += 1
             }
@@ -83,10 +93,12 @@ final class IngestKeyStore: Sendable {
     private let state = Mutex(State())
 
     /// Loads `receipts` (oldest first), as committed, keeping the newest within `budget` bytes;
-    /// `leftOut` more were left out when reading them for the budget.
-    init(receipts: [IngestReceipt] = [], budget: Int = .max, leftOut: Int = 0) {
+    /// `leftOut` more were left out when reading them for the budget, the newest of them
+    /// committed at `newestLeftOut`.
+    init(receipts: [IngestReceipt] = [], budget: Int = .max, leftOut: Int = 0, newestLeftOut: Int64? = nil) {
         state.withLock { state in
             state.forgottenEarly = UInt64(leftOut)
+            state.forgottenThrough = leftOut > 0 ? newestLeftOut : nil
             for receipt in receipts {
                 state.remember(receipt.key, answer: receipt.answer, accepted: Self.acceptedCount(of: receipt.answer),
                                nanoseconds: receipt.committedNanoseconds, budget: budget)
@@ -137,12 +149,29 @@ final class IngestKeyStore: Sendable {
         }
     }
 
-    /// What the store holds now.
-    var statistics: Statistics {
-        state.withLock { Statistics(keys: $0.entries.count, bytes: $0.bytes, forgottenEarly: $0.forgottenEarly) }
+    /// The commit times, at wall time `now`, of keys within `window` nanoseconds that the
+    /// budget made the store forget: a key not found here may have been committed then, and
+    /// its receipt is to be looked for in the journal. Nil while every key committed within the
+    /// window is remembered, as long as the budget is never full.
+    func forgottenSpan(now: Int64, window: Int64) -> ClosedRange<Int64>? {
+        state.withLock { state in
+            guard let through = state.forgottenThrough, through >= now - window else { return nil }
+            return (now - window)...through
+        }
     }
 
-    private static func acceptedCount(of answer: String) -> Int {
+    /// Counts a request answered from the journal's receipt of a key forgotten early.
+    func noteFoundInJournal() {
+        state.withLock { $0.foundInJournal += 1 }
+    }
+
+    /// What the store holds now.
+    var statistics: Statistics {
+        state.withLock { Statistics(keys: $0.entries.count, bytes: $0.bytes, forgottenEarly: $0.forgottenEarly, foundInJournal: $0.foundInJournal) }
+    }
+
+    /// The `accepted` count of an answer as sent.
+    static func acceptedCount(of answer: String) -> Int {
         guard let value = try? JSONValue(parsing: answer), let accepted = value["accepted"]?.intValue else { return 0 }
         return Int(accepted)
     }

@@ -6,7 +6,8 @@ import Synchronization
 /// retried request whose key was already committed, not journaled again) and
 /// `navlog_ingest_requests_limited_total{limit="rate|sessions"}`, beside the idempotency keys
 /// remembered: `navlog_ingest_idempotency_keys`, `navlog_ingest_idempotency_bytes` and
-/// `navlog_ingest_idempotency_keys_forgotten_early_total`, and `navlog_ingest_sources`.
+/// `navlog_ingest_idempotency_keys_forgotten_early_total` and
+/// `navlog_ingest_idempotency_keys_found_in_journal_total`, and `navlog_ingest_sources`.
 public final class IngestMetrics: Sendable {
     private struct Counters {
         var accepted: UInt64 = 0
@@ -54,6 +55,9 @@ public final class IngestMetrics: Sendable {
         text += "# HELP navlog_ingest_idempotency_keys_forgotten_early_total Committed keys forgotten before their window ended, because ingest.idempotency_max_bytes was full.\n"
         text += "# TYPE navlog_ingest_idempotency_keys_forgotten_early_total counter\n"
         text += "navlog_ingest_idempotency_keys_forgotten_early_total \(keys.forgottenEarly)\n"
+        text += "# HELP navlog_ingest_idempotency_keys_found_in_journal_total Requests under a key forgotten early that were answered from its receipt in the journal.\n"
+        text += "# TYPE navlog_ingest_idempotency_keys_found_in_journal_total counter\n"
+        text += "navlog_ingest_idempotency_keys_found_in_journal_total \(keys.foundInJournal)\n"
         text += "# HELP navlog_ingest_sources Ingest clients the per-client limits remember (those with tokens spent or sessions open).\n"
         text += "# TYPE navlog_ingest_sources gauge\nnavlog_ingest_sources \(sources)\n"
         return text
