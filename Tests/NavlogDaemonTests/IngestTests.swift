@@ -392,6 +392,42 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(try daemon.metric(#"navlog_ingest_requests_limited_total{limit="sessions"}"#), 1)
     }
 
+    /// A client names itself, so naming a new source in each request escapes the per-source
+    /// limit of open sessions; all sources together are held to `max_open_sessions_total`, and
+    /// sessions that end or go idle make room again.
+    func testOpenSessionsOfAllSourcesTogetherAreCapped() throws {
+        let daemon = try DaemonHarness(self, overrides: ["ingest": ["max_open_sessions": 3, "max_open_sessions_total": 5],
+                                                         "limits": ["idle_session_timeout_s": 1]])
+        func event(_ session: String, _ kind: EventKind = .sessionStart, run: String = "r-cap") -> Event {
+            Event(wallNanoseconds: 1_800_000_000_000_000_000, monotonicNanoseconds: 1, run: run, session: session,
+                  sessionSeq: kind == .sessionStart ? 1 : 2, kind: kind, subject: "Session#1")
+        }
+        XCTAssertEqual(try daemon.ingest(ndjson(["a", "b", "c"].map { event($0) }), query: "source=first").status, 200)
+        XCTAssertEqual(try daemon.ingest(ndjson(["d", "e"].map { event($0) }), query: "source=second").status, 200)
+        XCTAssertEqual(try daemon.metric("navlog_ingest_open_sessions"), 5)
+        let over = try daemon.ingest(ndjson([event("f")]), query: "source=third")
+        XCTAssertEqual(over.status, 429, over.body)
+        XCTAssertEqual(over.json["error"], "ingest_limit")
+        XCTAssertEqual(over.headers["retry-after"], "1")
+        XCTAssertEqual(over.json["detail"]?.stringValue,
+                       "the ingest clients have 5 open sessions together and this request opens 1 more, past ingest.max_open_sessions_total (5); end sessions or retry later")
+        // Events of sessions already open, and ends, still pass; an end makes room.
+        XCTAssertEqual(try daemon.ingest(ndjson([event("a", .action)]), query: "source=first").status, 200)
+        XCTAssertEqual(try daemon.ingest(ndjson([event("a", .sessionEnd)]), query: "source=first").status, 200)
+        XCTAssertEqual(try daemon.metric("navlog_ingest_open_sessions"), 4)
+        XCTAssertEqual(try daemon.ingest(ndjson([event("f")]), query: "source=third").status, 200)
+        XCTAssertEqual(try daemon.ingest(ndjson([event("g")]), query: "source=fourth").status, 429)
+        XCTAssertEqual(try daemon.metric(#"navlog_ingest_requests_limited_total{limit="sessions_total"}"#), 2)
+        XCTAssertEqual(try daemon.metric(#"navlog_ingest_requests_limited_total{limit="sessions"}"#), 0)
+        // Past the idle timeout the sessions no longer count, whichever source opened them.
+        Thread.sleep(forTimeInterval: 1.2)
+        let batch = (0..<5).map { event("h-\($0)", run: "r-cap-later") }
+        XCTAssertEqual(try daemon.ingest(ndjson(Array(batch[..<3])), query: "source=fifth").status, 200)
+        XCTAssertEqual(try daemon.ingest(ndjson(Array(batch[3...])), query: "source=sixth").status, 200)
+        XCTAssertEqual(try daemon.metric("navlog_ingest_open_sessions"), 5)
+        XCTAssertEqual(try daemon.ingest(ndjson([event("i")]), query: "source=seventh").status, 429)
+    }
+
     /// A client that names a new source in every request leaves nothing behind once each
     /// source's bucket has filled again; a source with a session open is still remembered and
     /// still held to its limits.

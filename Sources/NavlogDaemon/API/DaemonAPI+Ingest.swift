@@ -47,6 +47,7 @@ extension DaemonAPI {
                                detail: "line \(first.line): \(first.reason); atomic=true, so nothing was journaled (\(batch.refusals.count) lines refused)")
             }
             let limits = IngestLimiter.Limits(eventsPerSecond: live.ingest.eventsPerSecond, maximumOpenSessions: live.ingest.maximumOpenSessions,
+                                              maximumOpenSessionsTotal: live.ingest.maximumOpenSessionsTotal,
                                               idleNanoseconds: UInt64(live.idleSeconds) * 1_000_000_000)
             if let refusal = ingestState.limiter.admit(batch.events, source: source, now: now.monotonic, limits: limits) {
                 metrics.ingest.recordLimited(refusal.limit)

@@ -297,7 +297,7 @@ public final class DaemonAPI: Sendable {
             journal: journal.metrics, activeSessions: await registry.count, streamSubscribers: broadcaster.subscriberCount,
             streamEventsDropped: broadcaster.droppedCount, uptimeSeconds: Double(HTTPExchange.monotonicNow() - startedNanoseconds) / 1e9,
             requestsInFlight: inFlight.load(ordering: .relaxed), ingestKeys: ingestState.keys.statistics,
-            ingestSources: ingestState.limiter.sourceCount
+            ingestSources: ingestState.limiter.sourceCount, ingestOpenSessions: ingestState.limiter.openSessionCount
         )
         return .text(200, metrics.render(snapshot), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

@@ -53,6 +53,7 @@ extension DaemonConfiguration {
           "ingest": {
             "events_per_second": 100000,
             "max_open_sessions": 1000,
+            "max_open_sessions_total": 100000,
             "idempotency_window_s": 86400,
             "idempotency_max_bytes": 67108864,
             "max_inflated_bytes": 16777216,

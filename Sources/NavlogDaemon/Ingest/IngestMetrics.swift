@@ -4,10 +4,11 @@ import Synchronization
 /// The counters of `POST /v1/ingest`, rendered on `/metrics`:
 /// `navlog_ingest_events_total{result="accepted|refused|duplicate"}` (duplicate: events of a
 /// retried request whose key was already committed, not journaled again) and
-/// `navlog_ingest_requests_limited_total{limit="rate|sessions"}`, beside the idempotency keys
+/// `navlog_ingest_requests_limited_total{limit="rate|sessions|sessions_total"}`, beside the idempotency keys
 /// remembered: `navlog_ingest_idempotency_keys`, `navlog_ingest_idempotency_bytes` and
 /// `navlog_ingest_idempotency_keys_forgotten_early_total` and
-/// `navlog_ingest_idempotency_keys_found_in_journal_total`, and `navlog_ingest_sources`.
+/// `navlog_ingest_idempotency_keys_found_in_journal_total`, and `navlog_ingest_sources` and
+/// `navlog_ingest_open_sessions`.
 public final class IngestMetrics: Sendable {
     private struct Counters {
         var accepted: UInt64 = 0
@@ -34,9 +35,9 @@ public final class IngestMetrics: Sendable {
     /// Events accepted so far.
     public var accepted: UInt64 { counters.withLock { $0.accepted } }
 
-    /// Returns the metrics in Prometheus text format, with what the key store holds and the
-    /// number of sources the limits remember.
-    func render(keys: IngestKeyStore.Statistics, sources: Int) -> String {
+    /// Returns the metrics in Prometheus text format, with what the key store holds, the
+    /// number of sources the limits remember and the sessions they count open.
+    func render(keys: IngestKeyStore.Statistics, sources: Int, openSessions: Int) -> String {
         let counters = self.counters.withLock { $0 }
         var text = "# HELP navlog_ingest_events_total Events sent to POST /v1/ingest, by result.\n"
         text += "# TYPE navlog_ingest_events_total counter\n"
@@ -45,7 +46,7 @@ public final class IngestMetrics: Sendable {
         }
         text += "# HELP navlog_ingest_requests_limited_total Ingest requests answered 429, by the limit they hit.\n"
         text += "# TYPE navlog_ingest_requests_limited_total counter\n"
-        for limit in ["rate", "sessions"] {
+        for limit in ["rate", "sessions", "sessions_total"] {
             text += "navlog_ingest_requests_limited_total{limit=\"\(limit)\"} \(counters.limited[limit] ?? 0)\n"
         }
         text += "# HELP navlog_ingest_idempotency_keys Idempotency-Keys remembered (in flight or committed within the window).\n"
@@ -60,6 +61,8 @@ public final class IngestMetrics: Sendable {
         text += "navlog_ingest_idempotency_keys_found_in_journal_total \(keys.foundInJournal)\n"
         text += "# HELP navlog_ingest_sources Ingest clients the per-client limits remember (those with tokens spent or sessions open).\n"
         text += "# TYPE navlog_ingest_sources gauge\nnavlog_ingest_sources \(sources)\n"
+        text += "# HELP navlog_ingest_open_sessions Ingested sessions the limits count open, over all sources (idle ones not yet let go included).\n"
+        text += "# TYPE navlog_ingest_open_sessions gauge\nnavlog_ingest_open_sessions \(openSessions)\n"
         return text
     }
 }

@@ -133,6 +133,8 @@ public final class DaemonMetrics: Sendable {
         var ingestKeys = IngestKeyStore.Statistics()
         /// The ingest clients (sources) remembered by the per-client limits.
         var ingestSources = 0
+        /// The ingested sessions the limits count open, over all sources.
+        var ingestOpenSessions = 0
     }
 
     /// The metrics in Prometheus text exposition format 0.0.4.
@@ -183,7 +185,7 @@ public final class DaemonMetrics: Sendable {
         buckets.append(("_count", String(counters.latencyCount)))
         metric("http_request_duration_seconds", "histogram", "Time from request headers to response, in seconds.", buckets)
         metric("uptime_seconds", "gauge", "Seconds since navlogd started.", [("", number(snapshot.uptimeSeconds.rounded()))])
-        text += ingest.render(keys: snapshot.ingestKeys, sources: snapshot.ingestSources)
+        text += ingest.render(keys: snapshot.ingestKeys, sources: snapshot.ingestSources, openSessions: snapshot.ingestOpenSessions)
         if let otlpPush { text += otlpPush.render(committedSeq: journal.committedSeq) }
         return text
     }
