@@ -85,6 +85,10 @@ extension SVGFlowGraph {
             svg += "<path d=\"\(path)\" fill=\"none\" stroke=\"#5b6b82\" stroke-opacity=\"0.5\" stroke-width=\"\(number(1.5 + 8 * Double(pair.total) / maximum))\"\(markers)/></g>\n"
             let label = place(lines, along: curve, avoiding: taken, within: canvas)
             taken.append(label)
+            // On a white plate: a label sits on its own curve, and the thick curves of busy
+            // pairs ran straight through the digits, its halo too thin to hide them.
+            labels += "<rect class=\"plate\" x=\"\(number(label.left))\" y=\"\(number(label.top))\" width=\"\(number(label.right - label.left))\" "
+                + "height=\"\(number(label.bottom - label.top))\" rx=\"3\" fill=\"#fff\" fill-opacity=\"0.88\"/>"
             labels += "<text class=\"label\" x=\"\(number((label.left + label.right) / 2))\" y=\"\(number(label.top + 11))\" text-anchor=\"middle\">"
             for (index, line) in lines.enumerated() {
                 labels += "<tspan x=\"\(number((label.left + label.right) / 2))\" dy=\"\(index == 0 ? 0 : SVGFlowGraph.labelLineHeight)\">\(HTMLRenderer.escape(line))</tspan>"
