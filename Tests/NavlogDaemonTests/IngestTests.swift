@@ -239,7 +239,7 @@ final class IngestTests: XCTestCase {
     func testTheKeysRememberedStayWithinTheirMemoryBudget() throws {
         let directory = freshDaemonDirectory()
         let settings: [String: JSONValue] = ["journal": journalSettings(directory, ["durability": "flush_per_request"]),
-                                             "ingest": ["idempotency_max_bytes": 2000]]
+                                             "ingest": ["idempotency_max_bytes": 1800]]
         let daemon = try DaemonHarness(self, overrides: settings, directory: directory)
         var answers: [String] = []
         for index in 10..<22 {
@@ -247,65 +247,69 @@ final class IngestTests: XCTestCase {
             XCTAssertEqual(answer.status, 200, answer.body)
             answers.append(answer.body)
             // The receipts span two files, so a restart fills the budget from the newer one
-            // and only counts the older one's.
+            // and reads on into the older one.
             if index == 15 { XCTAssertEqual(try daemon.request("POST", "/v1/journal/rotate").status, 200) }
         }
-        // What each key costs: its bytes, its answer's (as sent, without the line feed), and 300.
-        let cost = 4 + answers[0].trimmingCharacters(in: .newlines).utf8.count + 300
+        // What each key costs: its bytes, its answer's (as sent, without the line feed), and 300;
+        // a key kept as a digest costs 64, and the digests take at most a quarter of the budget
+        // (1800 / 4 / 64: 7). So 12 keys leave the newest 3 whole (3 x 344 + 7 x 64 = 1480),
+        // the 7 before them as digests, and the oldest 2 forgotten altogether.
         XCTAssertTrue(answers.allSatisfy { $0 == answers[0] })
-        let fit = 2000 / cost
-        XCTAssertGreaterThan(fit, 1)
-        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys"), Double(fit))
-        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_bytes"), Double(fit * cost))
-        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys_forgotten_early_total"), Double(12 - fit))
+        XCTAssertEqual(4 + answers[0].trimmingCharacters(in: .newlines).utf8.count + 300, 344)
+        func checkKept(_ harness: DaemonHarness) throws {
+            XCTAssertEqual(try harness.metric("navlog_ingest_idempotency_keys"), 3)
+            XCTAssertEqual(try harness.metric("navlog_ingest_idempotency_digests"), 7)
+            XCTAssertEqual(try harness.metric("navlog_ingest_idempotency_bytes"), 1480)
+            XCTAssertEqual(try harness.metric("navlog_ingest_idempotency_keys_forgotten_early_total"), 2)
+        }
+        try checkKept(daemon)
         let newest = try daemon.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-21")), headers: ["Idempotency-Key": "k-21"])
         XCTAssertEqual(newest.headers["idempotent-replayed"], "true")
         XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys_found_in_journal_total"), 0, "the kept keys are answered from memory")
-        // A key forgotten for memory is still answered, from its receipt in the journal: the
-        // older file's (k-11) and the newer one's (the newest forgotten), and a retry of its
-        // events journals nothing again.
-        let newestForgotten = 21 - fit
-        XCTAssertGreaterThanOrEqual(newestForgotten, 16, "the newer file holds forgotten keys too")
-        for index in [11, newestForgotten] {
+        // A key kept as a digest is answered from its receipt in the journal, in the older
+        // file (k-12) or the newer one (k-18), and a retry of its events journals nothing again.
+        for index in [12, 18] {
             let looked = try daemon.ingest([], headers: ["Idempotency-Key": "k-\(index)"], method: "GET")
             XCTAssertEqual(looked.status, 200, "k-\(index): \(looked.body)")
             XCTAssertEqual(looked.body, answers[index - 10])
             XCTAssertEqual(looked.headers["idempotent-replayed"], "true")
         }
-        let retried = try daemon.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-11")), headers: ["Idempotency-Key": "k-11"])
+        let retried = try daemon.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-12")), headers: ["Idempotency-Key": "k-12"])
         XCTAssertEqual(retried.status, 200, retried.body)
         XCTAssertEqual(retried.headers["idempotent-replayed"], "true")
-        XCTAssertEqual(retried.body, answers[1])
+        XCTAssertEqual(retried.body, answers[2])
         XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys_found_in_journal_total"), 3)
-        XCTAssertEqual(try daemon.metric("navlog_ingest_events_total{result=\"duplicate\"}"), 4, "k-21's and k-11's events")
-        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-\(22 - fit)"], method: "GET").status, 200, "the oldest kept")
-        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-never"], method: "GET").status, 404, "searched for and not found")
-        XCTAssertEqual(try daemon.committedEvents().filter { $0.run == "r-budget-11" }.count, 2, "journaled once")
+        XCTAssertEqual(try daemon.metric("navlog_ingest_events_total{result=\"duplicate\"}"), 4, "k-21's and k-12's events")
+        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-11"], method: "GET").status, 404, "forgotten altogether")
+        XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "k-never"], method: "GET").status, 404)
+        XCTAssertEqual(try daemon.metric("navlog_ingest_idempotency_keys_found_in_journal_total"), 3, "a new key reads no file")
+        XCTAssertEqual(try daemon.committedEvents().filter { $0.run == "r-budget-12" }.count, 2, "journaled once")
         XCTAssertEqual(daemon.terminate(), 0)
 
+        // At start the receipts are read newest first: 5 fit whole and the 7 older ones are kept
+        // as digests; then, as when they came, the oldest 2 whole ones become digests, which
+        // pushes the oldest 2 digests out.
         let restarted = try DaemonHarness(self, overrides: settings, directory: directory)
         XCTAssertNotNil(restarted.waitForLog(containing: "ingest.idempotency_max_bytes is full"), restarted.log)
-        XCTAssertEqual(try restarted.metric("navlog_ingest_idempotency_keys"), Double(fit))
-        XCTAssertEqual(try restarted.metric("navlog_ingest_idempotency_keys_forgotten_early_total"), Double(12 - fit))
+        try checkKept(restarted)
         XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-21"], method: "GET").body, answers[11])
-        // Left out at start for the budget, and still in the journal.
-        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-\(21 - fit)"], method: "GET").body, answers[11 - fit])
-        let again = try restarted.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-10")), headers: ["Idempotency-Key": "k-10"])
+        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-13"], method: "GET").body, answers[3])
+        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-11"], method: "GET").status, 404)
+        let again = try restarted.ingest(ndjson(remoteEvents(count: 2, run: "r-budget-16")), headers: ["Idempotency-Key": "k-16"])
         XCTAssertEqual(again.headers["idempotent-replayed"], "true", again.body)
-        XCTAssertEqual(try restarted.ingest([], headers: ["Idempotency-Key": "k-never"], method: "GET").status, 404)
-        XCTAssertEqual(try restarted.committedEvents().filter { $0.run == "r-budget-10" }.count, 2, "journaled once")
+        XCTAssertEqual(try restarted.committedEvents().filter { $0.run == "r-budget-16" }.count, 2, "journaled once")
         XCTAssertEqual(restarted.terminate(), 0)
     }
 
-    func testKeysForgottenEarlyAreNotLookedUpPastTheirWindow() throws {
+    func testKeysKeptAsDigestsAreNotLookedUpPastTheirWindow() throws {
         let directory = freshDaemonDirectory()
         var settings: [String: JSONValue] = ["journal": journalSettings(directory, ["durability": "flush_per_request"]),
-                                             "ingest": ["idempotency_max_bytes": 1000, "idempotency_window_s": 60]]
+                                             "ingest": ["idempotency_max_bytes": 2000, "idempotency_window_s": 60]]
         let daemon = try DaemonHarness(self, overrides: settings, directory: directory)
         for index in 0..<6 {
             XCTAssertEqual(try daemon.ingest(ndjson(remoteEvents(count: 1, run: "r-window-\(index)")), headers: ["Idempotency-Key": "w-\(index)"]).status, 200)
         }
-        XCTAssertGreaterThan(try daemon.metric("navlog_ingest_idempotency_keys_forgotten_early_total") ?? 0, 0)
+        XCTAssertGreaterThan(try daemon.metric("navlog_ingest_idempotency_digests") ?? 0, 0)
         XCTAssertEqual(try daemon.ingest([], headers: ["Idempotency-Key": "w-0"], method: "GET").status, 200, "within the window")
         XCTAssertEqual(daemon.terminate(), 0)
         // Two minutes later (the testing clock offset) every key is past the 60 s window: the

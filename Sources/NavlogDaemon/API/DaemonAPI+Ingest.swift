@@ -25,8 +25,8 @@ extension DaemonAPI {
             let window = Int64(live.ingest.idempotencyWindowSeconds) * 1_000_000_000
             switch ingestState.keys.acquire(key, now: now.wall, window: window) {
             case .acquired:
-                // Held now; a key the budget made the store forget may still be in the journal.
-                if let receipt = ingestState.receiptForgottenEarly(key, now: now.wall, window: window, log: log) {
+                // Held now; a key the budget made the store keep as a digest is in the journal.
+                if let receipt = ingestState.receiptOfDigestedKey(key, now: now.wall, window: window, log: log) {
                     ingestState.keys.release(key)
                     metrics.ingest.recordDuplicate(IngestKeyStore.acceptedCount(of: receipt.answer))
                     return .now(Self.replayed(receipt.answer))
@@ -135,7 +135,7 @@ extension DaemonAPI {
         case .inFlight?, .acquired?:
             throw Self.keyInUse(key)
         case nil:
-            if let receipt = ingestState.receiptForgottenEarly(key, now: now, window: Int64(window) * 1_000_000_000, log: log) {
+            if let receipt = ingestState.receiptOfDigestedKey(key, now: now, window: Int64(window) * 1_000_000_000, log: log) {
                 return .now(Self.replayed(receipt.answer))
             }
             throw APIError(status: 404, code: "unknown_idempotency_key",

@@ -6,7 +6,7 @@ import Synchronization
 /// retried request whose key was already committed, not journaled again) and
 /// `navlog_ingest_requests_limited_total{limit="rate|sessions|sessions_total"}`, beside the idempotency keys
 /// remembered: `navlog_ingest_idempotency_keys`, `navlog_ingest_idempotency_bytes` and
-/// `navlog_ingest_idempotency_keys_forgotten_early_total` and
+/// `navlog_ingest_idempotency_digests`, `navlog_ingest_idempotency_keys_forgotten_early_total` and
 /// `navlog_ingest_idempotency_keys_found_in_journal_total`, and `navlog_ingest_sources` and
 /// `navlog_ingest_open_sessions`.
 public final class IngestMetrics: Sendable {
@@ -53,10 +53,12 @@ public final class IngestMetrics: Sendable {
         text += "# TYPE navlog_ingest_idempotency_keys gauge\nnavlog_ingest_idempotency_keys \(keys.keys)\n"
         text += "# HELP navlog_ingest_idempotency_bytes Memory the committed keys and their answers take, as ingest.idempotency_max_bytes counts it.\n"
         text += "# TYPE navlog_ingest_idempotency_bytes gauge\nnavlog_ingest_idempotency_bytes \(keys.bytes)\n"
-        text += "# HELP navlog_ingest_idempotency_keys_forgotten_early_total Committed keys forgotten before their window ended, because ingest.idempotency_max_bytes was full.\n"
+        text += "# HELP navlog_ingest_idempotency_digests Keys forgotten from memory for ingest.idempotency_max_bytes but kept as digests, so that a retry is answered from the journal.\n"
+        text += "# TYPE navlog_ingest_idempotency_digests gauge\nnavlog_ingest_idempotency_digests \(keys.digests)\n"
+        text += "# HELP navlog_ingest_idempotency_keys_forgotten_early_total Committed keys forgotten altogether (not even a digest kept) before their window ended, because ingest.idempotency_max_bytes was full.\n"
         text += "# TYPE navlog_ingest_idempotency_keys_forgotten_early_total counter\n"
         text += "navlog_ingest_idempotency_keys_forgotten_early_total \(keys.forgottenEarly)\n"
-        text += "# HELP navlog_ingest_idempotency_keys_found_in_journal_total Requests under a key forgotten early that were answered from its receipt in the journal.\n"
+        text += "# HELP navlog_ingest_idempotency_keys_found_in_journal_total Requests under a key kept as a digest that were answered from its receipt in the journal.\n"
         text += "# TYPE navlog_ingest_idempotency_keys_found_in_journal_total counter\n"
         text += "navlog_ingest_idempotency_keys_found_in_journal_total \(keys.foundInJournal)\n"
         text += "# HELP navlog_ingest_sources Ingest clients the per-client limits remember (those with tokens spent or sessions open).\n"

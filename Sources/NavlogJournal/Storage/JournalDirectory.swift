@@ -99,6 +99,37 @@ enum JournalDirectory {
     // MARK: - Time
 
     /// Formats wall time as `20261201T100000Z`.
+    /// When the file at `path` was created, from the time ``makeFileName(firstSeq:wallNanoseconds:)``
+    /// put in its name (to the second, rounded down); nil for a name of another shape.
+    static func creationNanoseconds(of path: String) -> Int64? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let parts = name.split(separator: "-", maxSplits: 2)
+        guard parts.count == 3, parts[0] == "navlog" else { return nil }
+        let time = Array(parts[2].utf8.prefix(16))
+        guard time.count == 16, time[8] == UInt8(ascii: "T"), time[15] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int32? {
+            var value: Int32 = 0
+            for byte in time[range] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int32(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8), let hour = number(9..<11),
+              let minute = number(11..<13), let second = number(13..<15),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fields = tm()
+        fields.tm_year = year - 1900
+        fields.tm_mon = month - 1
+        fields.tm_mday = day
+        fields.tm_hour = hour
+        fields.tm_min = minute
+        fields.tm_sec = second
+        let seconds = timegm(&fields)
+        return seconds == -1 ? nil : Int64(seconds) * 1_000_000_000
+    }
+
     private static func formatCompactTime(_ nanoseconds: Int64) -> String {
         var time = time_t(nanoseconds / 1_000_000_000)
         var parts = tm()
