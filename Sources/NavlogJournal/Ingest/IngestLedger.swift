@@ -27,11 +27,8 @@ public enum IngestLedger {
         var bytes = 0
         for path in JournalDirectory.listFiles(in: directory).reversed() {
             do {
-                let file = try JournalFile.openForReading(path: path)
+                guard let file = try openWithReceipts(path) else { continue }
                 defer { file.close() }
-                let hasTable = try file.database.scalar(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ingest_receipt'")?.integer ?? 0
-                guard hasTable > 0 else { continue }
                 if found.leftOut > 0 {
                     // The budget is full: the older files' receipts are only counted.
                     found.leftOut += Int(try file.database.scalar(
@@ -87,11 +84,8 @@ public enum IngestLedger {
         for path in JournalDirectory.listFiles(in: directory).reversed() {
             if let created = JournalDirectory.creationNanoseconds(of: path), created > committed + 1_000_000_000 { continue }
             do {
-                let file = try JournalFile.openForReading(path: path)
+                guard let file = try openWithReceipts(path) else { continue }
                 defer { file.close() }
-                let hasTable = try file.database.scalar(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ingest_receipt'")?.integer ?? 0
-                guard hasTable > 0 else { continue }
                 let rows = try file.database.prepare("SELECT key, committed_ns, first_seq, last_seq, answer FROM ingest_receipt WHERE key = ?1")
                 defer { rows.close() }
                 try rows.bind(text: key, at: 1)
@@ -107,6 +101,23 @@ public enum IngestLedger {
             }
         }
         return lookup
+    }
+
+    /// The file at `path`, open for reading, when it has an `ingest_receipt` table (files of
+    /// schema version 2 or older have none: nil).
+    private static func openWithReceipts(_ path: String) throws -> JournalFile? {
+        let file = try JournalFile.openForReading(path: path)
+        do {
+            let hasTable = try file.database.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'ingest_receipt'")?.integer ?? 0
+            guard hasTable > 0 else {
+                file.close()
+                return nil
+            }
+            return file
+        } catch {
+            file.close()
+            throw error
+        }
     }
 
     /// The receipt in the row `rows` stands on, read from `SELECT key, committed_ns, first_seq,
