@@ -66,6 +66,12 @@ public enum IngestLedger {
         return found
     }
 
+    /// How long after a request's time its receipt may still be written (nanoseconds): the
+    /// receipt carries the time the request came, and the writer's queue and a rotation may
+    /// put it into a file created after that. Generous, as it only decides which newer files
+    /// a lookup may pass over.
+    static let receiptWriteLag: Int64 = 600 * 1_000_000_000
+
     /// What ``receipt(key:committed:in:)`` found.
     public struct Lookup: Sendable {
         /// The receipt, when a file holds one with the key.
@@ -77,12 +83,13 @@ public enum IngestLedger {
     /// The receipt of `key`, committed at `committed` (wall-clock nanoseconds), from the files
     /// of `directory`: for a daemon that keeps only a digest of a key past its memory budget.
     /// Asks the files newest first by the table's primary key, passing over those created
-    /// after `committed` (by the time in their name), so the file that was being written then
-    /// is usually the first asked; each is opened for the lookup alone.
+    /// more than ``receiptWriteLag`` after `committed` (by the time in their name), so one of
+    /// the first files asked is the one that was being written then; each is opened for the
+    /// lookup alone.
     public static func receipt(key: String, committed: Int64, in directory: String) -> Lookup {
         var lookup = Lookup()
         for path in JournalDirectory.listFiles(in: directory).reversed() {
-            if let created = JournalDirectory.creationNanoseconds(of: path), created > committed + 1_000_000_000 { continue }
+            if let created = JournalDirectory.creationNanoseconds(of: path), created > committed + receiptWriteLag { continue }
             do {
                 guard let file = try openWithReceipts(path) else { continue }
                 defer { file.close() }
