@@ -4,7 +4,7 @@ Usage: python3 check_report.py REPORT.html [SCREENSHOT.png]
 
 Prints one line per problem and exits 1 when there is any:
 - two text labels of one SVG whose bounding boxes overlap;
-- a label of the flow graph reaching outside the plate drawn under it;
+- a label of the flow graph without a plate drawn under it, or reaching outside it;
 - an SVG wider than the viewport or reaching past its right edge;
 - a message in the browser console at level SEVERE.
 Exits 0 with no output when the page is clean. Test side only.
@@ -26,11 +26,11 @@ document.querySelectorAll('svg').forEach((svg, index) => {
     const r = text.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return;
     result.labels.push({svg: index, text: text.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom});
-    const plate = text.previousElementSibling;
-    if (plate && plate.classList.contains('plate')) {
-      const p = plate.getBoundingClientRect();
+    if (svg.classList.contains('flow') && text.classList.contains('label')) {
+      const plate = text.previousElementSibling;
+      const p = plate && plate.classList.contains('plate') ? plate.getBoundingClientRect() : null;
       result.plates.push({svg: index, text: text.textContent, inner: {left: r.left, right: r.right, top: r.top, bottom: r.bottom},
-                          outer: {left: p.left, right: p.right, top: p.top, bottom: p.bottom}});
+                          outer: p && {left: p.left, right: p.right, top: p.top, bottom: p.bottom}});
     }
   });
 });
@@ -67,11 +67,11 @@ def main():
                     problems.append(f"SVG {first['svg']}: labels overlap: {first['text']!r} and {second['text']!r}")
         for plate in page["plates"]:
             inner, outer = plate["inner"], plate["outer"]
-            if (inner["left"] < outer["left"] - TOLERANCE or inner["right"] > outer["right"] + TOLERANCE or
+            if outer is None:
+                problems.append(f"SVG {plate['svg']}: label {plate['text']!r} has no plate under it")
+            elif (inner["left"] < outer["left"] - TOLERANCE or inner["right"] > outer["right"] + TOLERANCE or
                     inner["top"] < outer["top"] - TOLERANCE or inner["bottom"] > outer["bottom"] + TOLERANCE):
                 problems.append(f"SVG {plate['svg']}: label {plate['text']!r} reaches outside its plate")
-        if not page["plates"] and any(svg["name"] == "Flow graph" for svg in page["svgs"]):
-            problems.append("the flow graph's labels have no plates")
         for entry in driver.get_log("browser"):
             if entry["level"] == "SEVERE":
                 problems.append(f"console error: {entry['message']}")
