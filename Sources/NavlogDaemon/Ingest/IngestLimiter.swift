@@ -68,9 +68,10 @@ final class IngestLimiter: Sendable {
         /// sessions: at most once a second, as it looks at every session.
         var prunedAllNanoseconds: UInt64?
 
-        /// Lets go of the idle sessions of every client, and of clients that are as new.
-        mutating func pruneAll(now: UInt64, rate: Double, idleNanoseconds: UInt64) {
-            for (source, var client) in clients {
+        /// Lets go of the idle sessions of every client but `kept` (the one being admitted, which
+        /// is written back afterwards), and of clients that are as new.
+        mutating func pruneAll(now: UInt64, rate: Double, idleNanoseconds: UInt64, except kept: String? = nil) {
+            for (source, var client) in clients where source != kept {
                 let before = client.open.count
                 client.open = client.open.filter { now &- $0.value < idleNanoseconds }
                 openTotal -= before - client.open.count
@@ -100,13 +101,7 @@ final class IngestLimiter: Sendable {
             // as clients were left (and at least 64): a constant share of each request.
             state.requestsUntilSweep -= 1
             if state.requestsUntilSweep <= 0 {
-                var letGo = 0
-                state.clients = state.clients.filter { _, client in
-                    guard client.isLikeNew(now: now, rate: rate, idleNanoseconds: limits.idleNanoseconds) else { return true }
-                    letGo += client.open.count
-                    return false
-                }
-                state.openTotal -= letGo
+                state.pruneAll(now: now, rate: rate, idleNanoseconds: limits.idleNanoseconds)
                 state.requestsUntilSweep = max(64, state.clients.count)
             }
             var client = state.clients[source] ?? Client(tokens: rate, refilledNanoseconds: now)
@@ -136,12 +131,9 @@ final class IngestLimiter: Sendable {
             }
             if opened > 0, state.openTotal - closed + opened > limits.maximumOpenSessionsTotal {
                 // Other clients' idle sessions may be what fills the cap: let them go first (this
-                // client's entry is written back by the `defer`, so it is left out).
+                // client's were just let go, and its entry is written back by the `defer`).
                 if state.prunedAllNanoseconds.map({ now &- $0 >= 1_000_000_000 }) ?? true {
-                    state.clients[source] = nil
-                    state.openTotal -= client.open.count
-                    state.pruneAll(now: now, rate: rate, idleNanoseconds: limits.idleNanoseconds)
-                    state.openTotal += client.open.count
+                    state.pruneAll(now: now, rate: rate, idleNanoseconds: limits.idleNanoseconds, except: source)
                 }
                 if state.openTotal - closed + opened > limits.maximumOpenSessionsTotal {
                     return Refusal(limit: "sessions_total", retryAfterSeconds: 1,
