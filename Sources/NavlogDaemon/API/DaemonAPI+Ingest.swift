@@ -128,14 +128,15 @@ extension DaemonAPI {
                            detail: "name the request to look up with the header Idempotency-Key")
         }
         let window = settings.withLock { $0.ingest.idempotencyWindowSeconds }
+        let windowNanoseconds = Int64(window) * 1_000_000_000
         let now = journal.configuration.clock.now().wall
-        switch ingestState.keys.peek(key, now: now, window: Int64(window) * 1_000_000_000) {
+        switch ingestState.keys.peek(key, now: now, window: windowNanoseconds) {
         case .committed(let answer, _)?:
             return .now(Self.replayed(answer))
         case .inFlight?, .acquired?:
             throw Self.keyInUse(key)
         case nil:
-            if let receipt = ingestState.receiptOfDigestedKey(key, now: now, window: Int64(window) * 1_000_000_000, log: log) {
+            if let receipt = ingestState.receiptOfDigestedKey(key, now: now, window: windowNanoseconds, log: log) {
                 return .now(Self.replayed(receipt.answer))
             }
             throw APIError(status: 404, code: "unknown_idempotency_key",

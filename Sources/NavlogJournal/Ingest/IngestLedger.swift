@@ -30,7 +30,8 @@ public enum IngestLedger {
                 guard let file = try openWithReceipts(path) else { continue }
                 defer { file.close() }
                 if found.leftOut > 0 {
-                    // The budget is full: the older files' receipts are only counted.
+                    // The budget and the keys past it are full: the older files' receipts are
+                    // only counted.
                     found.leftOut += Int(try file.database.scalar(
                         "SELECT count(*) FROM ingest_receipt WHERE committed_ns >= ?", [.integer(since)])?.integer ?? 0)
                     continue
