@@ -423,7 +423,10 @@ final class IngestTests: XCTestCase {
         XCTAssertEqual(try daemon.ingest(ndjson([event("g")]), query: "source=fourth").status, 429)
         XCTAssertEqual(try daemon.metric(#"navlog_ingest_requests_limited_total{limit="sessions_total"}"#), 2)
         XCTAssertEqual(try daemon.metric(#"navlog_ingest_requests_limited_total{limit="sessions"}"#), 0)
-        // Past the idle timeout the sessions no longer count, whichever source opened them.
+        // Past the idle timeout the sessions no longer count, whichever source opened them. The
+        // timeout runs on navlogd's monotonic clock, which a test cannot move and no event
+        // marks, so this waits it out; retrying until taken instead let the new sessions go
+        // idle in turn before the checks below.
         Thread.sleep(forTimeInterval: 1.2)
         let batch = (0..<5).map { event("h-\($0)", run: "r-cap-later") }
         XCTAssertEqual(try daemon.ingest(ndjson(Array(batch[..<3])), query: "source=fifth").status, 200)
