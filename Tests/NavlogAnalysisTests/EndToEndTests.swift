@@ -1,6 +1,7 @@
 @testable import NavlogAnalysis
 import NavlogEvents
 import NavlogHost
+import NavlogJournal
 import NavlogTestSupport
 import NavlogTesting
 import XCTest
@@ -41,6 +42,50 @@ final class EndToEndTests: XCTestCase {
             digests.consume(read)
         }
         XCTAssertEqual(digests.finish(), values.finish())
+    }
+
+    /// `navlog report` reads journals as interned events (names as ids, sessions numbered per
+    /// file); the same events read back as `Event`s and handed to the builder one by one give
+    /// the same report, with sessions interleaved and spread over several files.
+    func testTheInternedJournalPathGivesTheReportOfTheEventPath() throws {
+        var sessions: [[Event]] = []
+        for index in 1...4 {
+            let sink = MemoryEventSink()
+            // s-2 shows Detail as a full-screen modal with no way back.
+            let script = index == 2 ? "wait\ntap detail\nwait 3s" : "wait 250ms\ntap detail\nwait 1s\nback\ntap sheet\nwait 2s\ndismiss\ndeeplink demo://detail"
+            try runSession("s-\(index)", script: script, parameters: index == 2 ? ["broken": "true"] : [:], into: sink)
+            sessions.append(sink.events)
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("navlog-interned-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // Small blocks and files, so sessions run across blocks and files.
+        let writer = try JournalWriter(configuration: JournalConfiguration(directory: directory, blockSize: 5, maximumFileBytes: 20_000))
+        var positions = [Int](repeating: 0, count: sessions.count)
+        while positions.indices.contains(where: { positions[$0] < sessions[$0].count }) {
+            // Round robin over the sessions that have events left.
+            for index in positions.indices where positions[index] < sessions[index].count {
+                writer.record(sessions[index][positions[index]])
+                positions[index] += 1
+            }
+            _ = try writer.flush()
+        }
+        try writer.close()
+        XCTAssertGreaterThan(JournalReader(paths: [directory]).files().count, 2, "the sessions span files")
+
+        let options = ReportOptions(funnels: [Funnel(name: "detail", steps: ["Home", "Detail"])], breakdownLabels: ["app"])
+        let interned = try FlowReport.read(journals: [directory], options: options).value
+        var builder = ReportBuilder(options: options)
+        let reader = JournalReader(paths: [directory])
+        for run in try reader.runs() { builder.addRun(id: run.id, labels: run.labels) }
+        var events = reader.events(matching: EventFilter())
+        var count = 0
+        while let event = try events.next() {
+            builder.consume(event)
+            count += 1
+        }
+        XCTAssertEqual(count, sessions.map(\.count).reduce(0, +))
+        XCTAssertEqual(interned, builder.finish())
+        XCTAssertEqual(interned.summary.sessions, 4)
     }
 
     func testReportOnScriptedSessions() throws {

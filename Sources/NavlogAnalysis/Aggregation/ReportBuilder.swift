@@ -21,18 +21,26 @@ public struct ReportBuilder {
     /// How the events hold view-model snapshots.
     public let snapshots: SnapshotForm
     private var runLabels: [String: [String: String]] = [:]
-    /// The open sessions' trackers, boxed so that consuming an event mutates one in place
-    /// instead of copying it out of the dictionary and back. By session name: looking one up
-    /// hashes the short name and compares the run, without copying the run id (which the
-    /// reading thread shares).
-    private var open: [String: TrackerBox] = [:]
-    /// The box of the last event's session while it is open: a session's events mostly come
-    /// a few in a row, and this spares their lookups.
-    private var last: TrackerBox?
-    /// Open sessions whose name an open session of another run already has.
-    private var openSharingNames: [SessionKey: TrackerBox] = [:]
+    /// The names of the events read, and what the trackers work out from them.
+    let names: ReportNames
+    /// By session id (``InternedEvent/session``) in the current id space: where the session
+    /// stands. An array, as ids are small: finding an event's tracker costs no hashing.
+    private var slots: [Slot] = []
+    /// Every open session's tracker, boxed so that consuming an event mutates one in place
+    /// instead of copying it out and back; found by run and name when a session turns up
+    /// under a new id (in the next file of a journal).
+    private var open: [SessionKey: TrackerBox] = [:]
     /// Sessions that are open and filtered out; their events are skipped.
     private var excluded: Set<SessionKey> = []
+    /// For ``consume(_:)-(Event)``: the session ids it hands out, by run and name, while the
+    /// session is open, the run and name of each id, and the ids free again.
+    private var eventSessionIDs: [SessionKey: Int32] = [:]
+    private var eventSessions: [SessionKey] = []
+    private var freeEventSessionIDs: [Int32] = []
+    /// For a journal's ``InternedEvent``s: the file whose session numbers are in use, and the
+    /// run and name of each of them.
+    var sessionFile: Int?
+    var sessionsOfFile: [SessionKey] = []
     /// The aggregates of the sessions folded so far; with a ``BackgroundFolder``, filled in
     /// by ``finish()``.
     private var folding: SessionFolding
@@ -40,6 +48,12 @@ public struct ReportBuilder {
     private let folder: BackgroundFolder?
     /// The apps of every `session.start` read, filtered out or not.
     private var appsRead: Set<String> = []
+
+    private enum Slot {
+        case unseen
+        case open(TrackerBox)
+        case excluded(SessionKey)
+    }
 
     /// A builder for events with `snapshots` in the given form; a journal reader that delivers
     /// ``digestibleMembers`` as digests saves most of the work of reading snapshots.
@@ -55,6 +69,7 @@ public struct ReportBuilder {
         self.options = options
         self.snapshots = snapshots
         self.folding = SessionFolding(options: options)
+        self.names = ReportNames(options: options)
         self.folder = foldsInBackground ? BackgroundFolder(options: options) : nil
     }
 
@@ -78,48 +93,97 @@ public struct ReportBuilder {
     public mutating func consume(_ event: Event) {
         // Session names repeat across runs (every scripted run has an `s-1`), so a session is
         // its run and its name.
-        let box: TrackerBox
-        if let last, last.session == event.session, last.run == event.run {
-            box = last
-        } else if let first = open[event.session], first.run == event.run {
-            box = first
-        } else if !openSharingNames.isEmpty, let other = openSharingNames[SessionKey(run: event.run, session: event.session)] {
-            box = other
+        let key = SessionKey(run: event.run, session: event.session)
+        let id: Int32
+        if let known = eventSessionIDs[key] {
+            id = known
+        } else if let free = freeEventSessionIDs.popLast() {
+            id = free
+            eventSessions[Int(free)] = key
+            eventSessionIDs[key] = free
         } else {
-            let session = SessionKey(run: event.run, session: event.session)
-            if excluded.contains(session) {
-                if event.kind == .sessionEnd { excluded.remove(session) }
-                return
-            }
-            if event.kind == .sessionStart, let app = event.payload["app"]?.stringValue { appsRead.insert(app) }
-            guard isIncluded(firstEvent: event) else {
-                if event.kind != .sessionEnd { excluded.insert(session) }
-                return
-            }
-            box = TrackerBox(SessionTracker(session: event.session, run: event.run, labels: breakdownLabels(for: event), options: options,
-                                            snapshots: snapshots))
-            if open[event.session] == nil { open[event.session] = box } else { openSharingNames[session] = box }
+            id = Int32(eventSessions.count)
+            eventSessions.append(key)
+            eventSessionIDs[key] = id
         }
+        let sessions = eventSessions
+        consume(InternedEvent(event, session: id, names: &names.table)) { sessions[Int($0)] }
+        if event.kind == .sessionEnd {
+            eventSessionIDs[key] = nil
+            freeEventSessionIDs.append(id)
+        }
+    }
+
+    /// Forgets the session ids read so far: the events that follow number their sessions
+    /// afresh (a journal's next file), and `key` gives the run and name of each new id.
+    mutating func startSessionIDs() {
+        slots.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads the next event, whose session id `key` turns into its run and name when the id
+    /// is new since ``startSessionIDs()``.
+    mutating func consume(_ event: InternedEvent, key: (Int32) -> SessionKey) {
+        let id = Int(event.session)
+        if id >= slots.count { slots += [Slot](repeating: .unseen, count: id + 1 - slots.count) }
+        switch slots[id] {
+        case .open(let box):
+            consume(event, in: box, slot: id)
+            return
+        case .excluded(let session):
+            if event.kind == .sessionEnd {
+                excluded.remove(session)
+                slots[id] = .unseen
+            }
+            return
+        case .unseen:
+            break
+        }
+        let session = key(event.session)
+        if let box = open[session] {
+            slots[id] = .open(box)
+            consume(event, in: box, slot: id)
+            return
+        }
+        if excluded.contains(session) {
+            if event.kind == .sessionEnd { excluded.remove(session) } else { slots[id] = .excluded(session) }
+            return
+        }
+        let app = event.kind == .sessionStart ? event.payloadName(.app).map { names[$0] } : nil
+        if let app { appsRead.insert(app) }
+        guard isIncluded(firstEvent: event, session: session, app: app) else {
+            if event.kind != .sessionEnd {
+                excluded.insert(session)
+                slots[id] = .excluded(session)
+            }
+            return
+        }
+        let box = TrackerBox(SessionTracker(session: session.session, run: session.run, labels: breakdownLabels(for: event, run: session.run),
+                                            options: options, names: names, snapshots: snapshots), key: session)
+        open[session] = box
+        slots[id] = .open(box)
+        consume(event, in: box, slot: id)
+    }
+
+    private mutating func consume(_ event: InternedEvent, in box: TrackerBox, slot: Int) {
         box.tracker.consume(event)
         if event.kind == .sessionEnd {
-            if open[event.session] === box { open[event.session] = nil } else { openSharingNames[SessionKey(run: event.run, session: event.session)] = nil }
-            last = nil
+            open[box.key] = nil
+            slots[slot] = .unseen
             fold(box.tracker)
-        } else {
-            last = box
         }
     }
 
     /// Finishes the sessions still open and returns the report.
     public mutating func finish() -> FlowReport {
-        let boxes = Array(open.values) + Array(openSharingNames.values)
-        for box in boxes.sorted(by: { ($0.run, $0.tracker.session) < ($1.run, $1.tracker.session) }) {
+        for box in open.values.sorted(by: { $0.key < $1.key }) {
             fold(box.tracker)
         }
         open.removeAll()
-        openSharingNames.removeAll()
-        last = nil
+        slots.removeAll()
         excluded.removeAll()
+        eventSessionIDs.removeAll()
+        eventSessions.removeAll()
+        freeEventSessionIDs.removeAll()
         if let folder { folding = folder.finish() }
         let total = folding.total
         var summary = total.summary
@@ -167,30 +231,30 @@ public struct ReportBuilder {
 
     /// Whether a session whose first event is `event` passes the filters. The app is known
     /// only from `session.start`, so a session seen from the middle fails an app filter.
-    private func isIncluded(firstEvent event: Event) -> Bool {
+    private func isIncluded(firstEvent event: InternedEvent, session: SessionKey, app: String?) -> Bool {
         let options = self.options
-        if !options.includes(session: event.session, run: event.run) { return false }
+        if !options.includes(session: session.session, run: session.run) { return false }
         if let since = options.since, event.wallNanoseconds < since { return false }
         if let until = options.until, event.wallNanoseconds >= until { return false }
         if !options.labelFilter.isEmpty {
-            let labels = runLabels[event.run] ?? [:]
+            let labels = runLabels[session.run] ?? [:]
             guard options.labelFilter.allSatisfy({ labels[$0.key] == $0.value }) else { return false }
         }
         if !options.apps.isEmpty {
-            guard event.kind == .sessionStart, let app = event.payload["app"]?.stringValue, options.apps.contains(app) else { return false }
+            guard let app, options.apps.contains(app) else { return false }
         }
         return true
     }
 
     /// The values of the breakdown labels: the run's label, else a string field of the
     /// `session.start` payload with that name (such as `app`).
-    private func breakdownLabels(for event: Event) -> [String: String] {
+    private func breakdownLabels(for event: InternedEvent, run: String) -> [String: String] {
         var values: [String: String] = [:]
-        let labels = runLabels[event.run] ?? [:]
+        let labels = runLabels[run] ?? [:]
         for label in options.breakdownLabels {
             if let value = labels[label] {
                 values[label] = value
-            } else if event.kind == .sessionStart, let value = event.payload[label]?.stringValue {
+            } else if event.kind == .sessionStart, let value = event.payload?[label]?.stringValue {
                 values[label] = value
             }
         }
@@ -200,7 +264,7 @@ public struct ReportBuilder {
 
 /// A session is its run and its name: session names repeat across runs (every scripted run
 /// has an `s-1`).
-private struct SessionKey: Hashable, Comparable {
+struct SessionKey: Hashable, Comparable {
     var run: String
     var session: String
 
@@ -215,14 +279,10 @@ private struct SessionKey: Hashable, Comparable {
 
 /// Holds one open session's tracker by reference.
 private final class TrackerBox {
-    /// The tracker's run and session, where a lookup compares them without an access to
-    /// `tracker`.
-    let run: String
-    let session: String
+    let key: SessionKey
     var tracker: SessionTracker
-    init(_ tracker: SessionTracker) {
-        self.run = tracker.run
-        self.session = tracker.session
+    init(_ tracker: SessionTracker, key: SessionKey) {
+        self.key = key
         self.tracker = tracker
     }
 }

@@ -50,8 +50,28 @@ extension FlowReport {
             filter.runSessions = options.runSessions.isEmpty ? nil : options.runSessions
         }
         if !options.runs.isEmpty { filter.runs = options.runs }
-        let gaps = try JournalAnalysisReading.read(paths, filter: filter, into: &builder, progress: progress)
+        let gaps = try JournalAnalysisReading.readInterned(paths, filter: filter, into: &builder, progress: progress)
         return JournalAnalysis(value: builder.finish(), gaps: gaps)
+    }
+}
+
+extension ReportBuilder {
+    /// Reads a page of a journal's events as ``InternedEvent``s, whose names and sessions the
+    /// pages before and this one's ``JournalPrefetcher/InternedPage/newNames`` and
+    /// ``JournalPrefetcher/InternedPage/newSessions`` give. The builder must read no `Event`.
+    mutating func consume(_ page: JournalPrefetcher.InternedPage) {
+        if page.fileIndex != sessionFile {
+            // Each file numbers its sessions afresh.
+            sessionFile = page.fileIndex
+            sessionsOfFile.removeAll(keepingCapacity: true)
+            startSessionIDs()
+        }
+        names.table.append(page.newNames)
+        for session in page.newSessions { sessionsOfFile.append(SessionKey(run: session.run, session: session.session)) }
+        let sessions = sessionsOfFile
+        page.events.withUnsafeBufferPointer { events in
+            for index in events.indices { consume(events[index]) { sessions[Int($0)] } }
+        }
     }
 }
 
@@ -74,8 +94,26 @@ protocol JournalConsuming {
 extension ReportBuilder: JournalConsuming {}
 extension DiffSideCollector: JournalConsuming {}
 
-/// The one loop that reads journals into a report or a diff side.
+/// The loops that read journals into a report or a diff side.
 enum JournalAnalysisReading {
+    /// Hands `builder` the runs of `paths`, then their events matching `filter` as
+    /// ``InternedEvent``s, read on a thread of their own; returns the gaps found.
+    static func readInterned(_ paths: [String], filter: EventFilter, into builder: inout ReportBuilder,
+                             progress: ((JournalReadProgress) -> Void)?) throws -> [JournalGap] {
+        let reader = JournalReader(paths: paths)
+        let fileCount = reader.files().count
+        for run in try reader.runs() { builder.addRun(id: run.id, labels: run.labels) }
+        let total = progress != nil && filter.keepsEveryEvent ? reader.storedEventCount() : nil
+        let pages = JournalPrefetcher(reader: reader, filter: filter, interning: true)
+        var count = 0
+        while let page = try pages.nextInterned() {
+            builder.consume(page)
+            count += page.events.count
+            progress?(JournalReadProgress(file: page.file, fileIndex: page.fileIndex, fileCount: fileCount, eventCount: count, totalEvents: total))
+        }
+        return pages.gaps
+    }
+
     /// Hands `consumer` the runs of `paths`, then their events matching `filter`; returns the
     /// gaps found.
     ///

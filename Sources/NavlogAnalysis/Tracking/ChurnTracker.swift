@@ -26,15 +26,15 @@ struct ChurnTracker {
     /// By screen instance: its counts, and its view models' snapshot histories in its current
     /// visit. One entry per instance, so a change costs one lookup; the counts go to screen
     /// types only when asked for.
-    private var screens: [String: ScreenChurn] = [:]
+    private var screens: [NameID: ScreenChurn] = [:]
 
     private struct ScreenChurn {
         var counts = ChurnCounts()
         /// The view models of the screen (usually one), each with its history.
-        var subjects: [(subject: String, states: [State])] = []
+        var subjects: [(subject: NameID, states: [State])] = []
 
         /// Runs `body` on the history of `subject` in place (empty for a new subject).
-        mutating func update(subject: String, _ body: (inout [State]) -> Void) {
+        mutating func update(subject: NameID, _ body: (inout [State]) -> Void) {
             if let index = subjects.firstIndex(where: { $0.subject == subject }) {
                 body(&subjects[index].states)
             } else {
@@ -50,22 +50,26 @@ struct ChurnTracker {
     }
 
     /// The counts by screen type.
-    var counts: [String: ChurnCounts] {
+    func counts(names: ReportNames) -> [String: ChurnCounts] {
         var counts: [String: ChurnCounts] = [:]
         for (screen, churn) in screens where churn.counts.changes > 0 {
-            counts[InstanceID.typeName(of: screen), default: ChurnCounts()].add(churn.counts)
+            counts[names.typeName(of: screen), default: ChurnCounts()].add(churn.counts)
         }
         return counts
     }
 
     /// Counts a `viewmodel.change`, knowing which screen is visible now.
-    mutating func consume(_ event: Event, visibleScreen: String?, options: ReportOptions) {
-        guard event.kind == .viewModelChange, let screen = event.screen else { return }
-        let change = Change(event.payload)
-        let fields = change.changed
-        let isNonRendered = !fields.isEmpty && fields.allSatisfy { options.isNonRendered(field: $0, viewModel: change.viewModel) }
-        let (fingerprint, previous) = ChurnTracker.fingerprints(snapshot: change.snapshot, previous: change.previous, changed: fields, form: form)
-        let subject = event.subject
+    mutating func consume(_ event: InternedEvent, visibleScreen: NameID?, names: ReportNames) {
+        guard event.kind == .viewModelChange, let screen = event.screenName else { return }
+        let payload = event.payload ?? .object([:])
+        let change = Change(payload)
+        let fieldIDs = event.payloadNames(.changed) ?? []
+        let viewModel = event.payloadName(.viewModel)
+        let isNonRendered = !fieldIDs.isEmpty && fieldIDs.allSatisfy { names.isNonRendered(field: $0, viewModel: viewModel) }
+        // The field names are needed only for the snapshot before, which is rarely asked for.
+        let (fingerprint, previous) = ChurnTracker.fingerprints(snapshot: change.snapshot, previous: change.previous,
+                                                                changed: { fieldIDs.map { names.table[$0] } }, form: form)
+        let subject = event.subjectName
         let hidden = screen != visibleScreen
         func count(_ churn: inout ScreenChurn) {
             var reverted = 0
@@ -86,7 +90,7 @@ struct ChurnTracker {
     }
 
     /// Starts a new visit for both screens of a change of the visible screen.
-    mutating func visibleScreenChanged(from old: String?, to new: String?) {
+    mutating func visibleScreenChanged(from old: NameID?, to new: NameID?) {
         if let old { screens[old]?.subjects.removeAll() }
         if let new { screens[new]?.subjects.removeAll() }
     }
@@ -101,10 +105,10 @@ struct ChurnTracker {
     /// ``JSONFingerprint/digest(_:)``, which give the same fingerprints.
     static func fingerprints(of payload: JSONValue, changed fields: [String], form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
         let change = Change(payload)
-        return fingerprints(snapshot: change.snapshot, previous: change.previous, changed: fields, form: form)
+        return fingerprints(snapshot: change.snapshot, previous: change.previous, changed: { fields }, form: form)
     }
 
-    private static func fingerprints(snapshot: JSONValue?, previous: JSONValue?, changed fields: [String],
+    private static func fingerprints(snapshot: JSONValue?, previous: JSONValue?, changed: @escaping () -> [String],
                                      form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
         if form == .digests {
             let digest = snapshot.flatMap(JSONFingerprint.Digest.init)
@@ -114,6 +118,7 @@ struct ChurnTracker {
             }
             return (sum.fingerprint, {
                 var keys: [UInt64] = []
+                let fields = changed()
                 keys.reserveCapacity(fields.count)
                 for field in fields {
                     let key = JSONFingerprint.of(field)
@@ -138,6 +143,7 @@ struct ChurnTracker {
         return (now.fingerprint, {
             var sum = now
             let previous = previous?.objectValue ?? [:]
+            let fields = changed()
             for (index, field) in fields.enumerated() where !fields[..<index].contains(field) {
                 if let value = members[field] { sum.remove(field, value) }
                 if let old = previous[field], old != .null { sum.add(field, old) }
@@ -148,8 +154,6 @@ struct ChurnTracker {
 
     /// The members of a `viewmodel.change` payload the tracker reads, found in one pass.
     private struct Change {
-        var viewModel: String?
-        var changed: [String] = []
         var snapshot: JSONValue?
         var previous: JSONValue?
 
@@ -157,11 +161,6 @@ struct ChurnTracker {
             guard case .object(let members) = payload else { return }
             for (key, value) in members {
                 switch key {
-                case "viewmodel": viewModel = value.stringValue
-                case "changed":
-                    guard case .array(let names) = value else { break }
-                    changed.reserveCapacity(names.count)
-                    for name in names { if case .string(let field) = name { changed.append(field) } }
                 case "snapshot": snapshot = value
                 case "previous": previous = value
                 default: break

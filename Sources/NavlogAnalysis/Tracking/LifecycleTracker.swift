@@ -40,26 +40,34 @@ public struct LifecycleTree: Sendable, Equatable {
 
 /// Follows the coordinator events of one session and builds its ``LifecycleTree``.
 struct LifecycleTracker {
-    private var order: [String] = []
-    private var nodes: [String: LifecycleTree.Node] = [:]
+    /// What the tree holds of one coordinator, by name id until the tree is built.
+    private struct Node {
+        var parent: NameID?
+        var isStarted = false
+        var isFinished = false
+        var isDeallocated = false
+        var children: [NameID] = []
+    }
+
+    private var order: [NameID] = []
+    private var nodes: [NameID: Node] = [:]
     /// Each parent's children as a set, beside their order in the node: a long session's app
     /// coordinator has a child per screen shown, and a linear `contains` made it quadratic.
-    private var childSets: [String: Set<String>] = [:]
+    private var childSets: [NameID: Set<NameID>] = [:]
 
     /// Updates the tree with a coordinator event; other kinds are ignored.
-    mutating func consume(_ event: Event) {
-        // Closures below capture fields, not `event`: capturing it copies the whole event.
-        let subject = event.subject
+    mutating func consume(_ event: InternedEvent) {
+        let subject = event.subjectName
         switch event.kind {
         case .coordinatorStart:
-            let parent = event.parent
+            let parent = event.parentName
             update(subject) { node in
                 node.isStarted = true
                 if let parent { node.parent = parent }
             }
             if let parent { adopt(subject, by: parent) }
         case .coordinatorCoordinate:
-            guard let child = event.payload["child"]?.stringValue else { return }
+            guard let child = event.payloadName(.child) else { return }
             update(subject) { _ in }
             update(child) { node in node.parent = subject }
             adopt(child, by: subject)
@@ -73,21 +81,26 @@ struct LifecycleTracker {
     }
 
     /// Returns the tree of everything seen.
-    func tree(session: String) -> LifecycleTree {
-        LifecycleTree(session: session, nodes: order.compactMap { nodes[$0] })
+    func tree(session: String, names: ReportNames) -> LifecycleTree {
+        LifecycleTree(session: session, nodes: order.compactMap { id in
+            nodes[id].map { node in
+                LifecycleTree.Node(coordinator: names[id], parent: node.parent.map { names[$0] }, isStarted: node.isStarted,
+                                   isFinished: node.isFinished, isDeallocated: node.isDeallocated, children: node.children.map { names[$0] })
+            }
+        })
     }
 
-    private mutating func update(_ coordinator: String, _ change: (inout LifecycleTree.Node) -> Void) {
+    private mutating func update(_ coordinator: NameID, _ change: (inout Node) -> Void) {
         // One lookup: the default is made, and the coordinator put in order, only when new.
         var isNew = false
         change(&nodes[coordinator, default: {
             isNew = true
-            return LifecycleTree.Node(coordinator: coordinator, parent: nil, isStarted: false, isFinished: false, isDeallocated: false, children: [])
+            return Node()
         }()])
         if isNew { order.append(coordinator) }
     }
 
-    private mutating func adopt(_ child: String, by parent: String) {
+    private mutating func adopt(_ child: NameID, by parent: NameID) {
         let isNewChild = childSets[parent, default: []].insert(child).inserted
         update(parent) { node in
             if isNewChild { node.children.append(child) }

@@ -11,25 +11,30 @@ struct SessionTracker {
     let labels: [String: String]
     private(set) var app: String?
     private let options: ReportOptions
+    /// The names of the events, shared with the builder.
+    private let names: ReportNames
 
     /// The visible screen's visits, shared with the exports (Navigation's definition).
-    private var screens = ScreenVisitTracker()
+    private var screens = ScreenVisitTrackerOf<NameID>()
     private var churn: ChurnTracker
     private var lifecycle = LifecycleTracker()
-    private var lastShown: [String: (screen: String, time: UInt64)] = [:]
+    /// By screen type id (``ReportNames/type(of:)``): the last screen of that type shown.
+    private var lastShown: [NameID: (screen: NameID, time: UInt64)] = [:]
     private var doublePushes: [DoublePush] = []
-    private var leakScan: SessionScan
+    private var leakScan: SessionScanOf<NameID>
     private var eventCount = 0
     private var isComplete = false
     private var firstWall: Int64?
     private var lastWall: Int64 = 0
 
-    init(session: String, run: String, labels: [String: String], options: ReportOptions, snapshots: SnapshotForm = .values) {
+    init(session: String, run: String, labels: [String: String], options: ReportOptions, names: ReportNames,
+         snapshots: SnapshotForm = .values) {
         self.session = session
         self.run = run
         self.labels = labels
         self.options = options
-        self.leakScan = SessionScan(session: session)
+        self.names = names
+        self.leakScan = SessionScanOf(session: session)
         self.churn = ChurnTracker(form: snapshots)
     }
 
@@ -39,22 +44,22 @@ struct SessionTracker {
     // MARK: - Consuming
 
     /// Updates the session with its next event.
-    mutating func consume(_ event: Event) {
+    mutating func consume(_ event: InternedEvent) {
         eventCount += 1
         if firstWall == nil { firstWall = event.wallNanoseconds }
         lastWall = max(lastWall, event.wallNanoseconds)
-        keepForLeakDetection(event)
+        leakScan.consume(event)
         lifecycle.consume(event)
         if let change = screens.consume(event) {
             churn.visibleScreenChanged(from: change.from, to: change.to)
         }
         switch event.kind {
         case .sessionStart:
-            app = event.payload["app"]?.stringValue ?? app
+            app = event.payloadName(.app).map { names[$0] } ?? app
         case .sessionEnd:
             isComplete = true
         case .viewModelChange:
-            churn.consume(event, visibleScreen: screens.visibleScreen, options: options)
+            churn.consume(event, visibleScreen: screens.visibleScreen, names: names)
         case _ where event.kind.isNavigation:
             noteDoublePush(event)
         default:
@@ -65,33 +70,30 @@ struct SessionTracker {
     /// Returns what the session contributes, closing the visible screen's visit at the last
     /// event when the session has not ended.
     mutating func finish() -> SessionRecord {
-        let visits = screens.finish()
+        let names = self.names
+        let visits = screens.finish().map { $0.mapNames { names[$0] } }
         return SessionRecord(
             session: session, run: run, app: app, labels: labels, eventCount: eventCount, isComplete: isComplete,
-            firstWall: firstWall ?? 0, lastWall: lastWall, visits: visits, recordsReadiness: screens.recordsReadiness, churn: churn.counts,
-            doublePushes: doublePushes, lifecycle: lifecycle.tree(session: session),
-            leaks: leakScan.finish()
+            firstWall: firstWall ?? 0, lastWall: lastWall, visits: visits, recordsReadiness: screens.recordsReadiness,
+            churn: churn.counts(names: names), doublePushes: doublePushes, lifecycle: lifecycle.tree(session: session, names: names),
+            leaks: leakScan.finish { names[$0] }
         )
     }
 
-    // MARK: - Smells and leaks
+    // MARK: - Smells
 
     /// Notes a second screen of the same type shown within the smell interval. One screen
     /// shown twice (pushed into a modal's stack, then the stack presented) is not a smell.
-    private mutating func noteDoublePush(_ event: Event) {
-        guard event.kind == .screenPush || event.kind == .screenPresent, let screen = event.screen else { return }
-        let type = InstanceID.typeName(of: screen)
+    private mutating func noteDoublePush(_ event: InternedEvent) {
+        guard event.kind == .screenPush || event.kind == .screenPresent, let screen = event.screenName else { return }
+        let type = names.type(of: screen)
         let time = event.monotonicNanoseconds
         if let previous = lastShown[type], previous.screen != screen, time >= previous.time,
             time - previous.time <= options.doublePushInterval
         {
-            doublePushes.append(DoublePush(screenType: type, session: session, sessionSeq: event.sessionSeq, interval: time - previous.time))
+            doublePushes.append(DoublePush(screenType: names.typeName(of: screen), session: session, sessionSeq: event.sessionSeq,
+                                           interval: time - previous.time))
         }
         lastShown[type] = (screen, time)
-    }
-
-    /// Lets the leak scan read `event`; it keeps instance state, not events.
-    private mutating func keepForLeakDetection(_ event: Event) {
-        leakScan.consume(event)
     }
 }

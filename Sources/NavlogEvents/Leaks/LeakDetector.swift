@@ -26,6 +26,15 @@ public enum LeakDetector {
         /// The `sessionSeq` of the event that shows the leak.
         public var sessionSeq: UInt64
 
+        @inlinable
+        public init(kind: Kind, session: String, subject: String, screen: String?, sessionSeq: UInt64) {
+            self.kind = kind
+            self.session = session
+            self.subject = subject
+            self.screen = screen
+            self.sessionSeq = sessionSeq
+        }
+
         public var description: String {
             switch kind {
             case .finishedButAlive: "\(subject) finished but was never deallocated"
@@ -55,40 +64,70 @@ public enum LeakDetector {
 /// Follows one session's stream as it comes and finds its leaks at the end, with the state
 /// of the session's instances only: a consumer of a long stream feeds events here instead of
 /// keeping them for ``LeakDetector/leaks(in:)``.
-public struct SessionScan: Sendable {
-    let session: String
-    var leaks: [LeakDetector.Leak] = []
+///
+/// Generic over how events name things, like ``WindowReplayOf``: ``SessionScan`` follows
+/// ``Event``s.
+public struct SessionScanOf<Name: Hashable & Sendable>: Sendable {
+    @usableFromInline let session: String
+    /// The leaks found so far, in the order found.
+    @usableFromInline var leaks: [Found] = []
     /// What the session showed of each instance it names: one entry, so an event costs one
     /// lookup of its subject.
-    private var instances: [String: Instance] = [:]
+    @usableFromInline var instances: [Name: Instance] = [:]
     /// What happened to each screen.
-    private var screens: [String: ScreenState] = [:]
+    @usableFromInline var screens: [Name: ScreenState] = [:]
     /// Owner → the last of its screens to leave, while the owner has not finished; judged at
     /// the next user intent.
-    private var lastScreenGone: [String: (screen: String, seq: UInt64)] = [:]
-    var lastSeq: UInt64 = 0
+    @usableFromInline var lastScreenGone: [Name: (screen: Name, seq: UInt64)] = [:]
+    @usableFromInline var lastSeq: UInt64 = 0
 
-    private struct Instance {
+    /// A leak, with its names as the events gave them.
+    @usableFromInline
+    struct Found: Sendable {
+        @usableFromInline var kind: LeakDetector.Leak.Kind
+        @usableFromInline var subject: Name
+        @usableFromInline var screen: Name?
+        @usableFromInline var sessionSeq: UInt64
+
+        @inlinable
+        init(kind: LeakDetector.Leak.Kind, subject: Name, screen: Name?, sessionSeq: UInt64) {
+            self.kind = kind
+            self.subject = subject
+            self.screen = screen
+            self.sessionSeq = sessionSeq
+        }
+    }
+
+    @usableFromInline
+    struct Instance: Sendable {
         /// Started as a coordinator.
-        var isCoordinator = false
+        @usableFromInline var isCoordinator = false
         /// Initialized as a presenter (only presenters record their deallocation).
-        var isPresenter = false
-        var finishedSeq: UInt64?
-        var isDeallocated = false
+        @usableFromInline var isPresenter = false
+        @usableFromInline var finishedSeq: UInt64?
+        @usableFromInline var isDeallocated = false
         /// The screens it showed on their own that have not left.
-        var liveScreens: Set<String> = []
+        @usableFromInline var liveScreens: Set<Name> = []
         /// The screen it is bound to, for a presenter or model.
-        var boundScreen: String?
+        @usableFromInline var boundScreen: Name?
         /// Whether a view-model change after its screen left was reported.
-        var reportedChange = false
+        @usableFromInline var reportedChange = false
+
+        @inlinable
+        init() {}
     }
 
-    private struct ScreenState {
-        var owner: String?
+    @usableFromInline
+    struct ScreenState: Sendable {
+        @usableFromInline var owner: Name?
         /// When it left, while it has not come back.
-        var removedSeq: UInt64?
+        @usableFromInline var removedSeq: UInt64?
+
+        @inlinable
+        init() {}
     }
 
+    @inlinable
     public init(session: String) {
         self.session = session
         // Room for a typical session's instances and screens up front: growing from empty
@@ -98,27 +137,32 @@ public struct SessionScan: Sendable {
     }
 
     /// Reads the session's next event.
-    public mutating func consume(_ event: Event) {
+    @inlinable
+    public mutating func consume<E: TrackedEvent>(_ event: E) where E.Name == Name {
         lastSeq = event.sessionSeq
         switch event.kind {
         case .action, .deepLink, .sessionEnd:
             flushLingering()
         case .coordinatorStart:
-            instances[event.subject, default: Instance()].isCoordinator = true
+            instances[event.subjectName, default: Instance()].isCoordinator = true
         case .coordinatorFinish:
-            instances[event.subject, default: Instance()].finishedSeq = event.sessionSeq
-            if !lastScreenGone.isEmpty { lastScreenGone[event.subject] = nil }
+            let subject = event.subjectName
+            instances[subject, default: Instance()].finishedSeq = event.sessionSeq
+            if !lastScreenGone.isEmpty { lastScreenGone[subject] = nil }
         case .presenterInit:
-            instances[event.subject, default: Instance()].isPresenter = true
+            instances[event.subjectName, default: Instance()].isPresenter = true
         case .coordinatorDeinit, .presenterDeinit:
-            instances[event.subject, default: Instance()].isDeallocated = true
+            instances[event.subjectName, default: Instance()].isDeallocated = true
         case .screenPush, .screenPresent, .windowRoot:
-            let shown = Shown(event.payload)
-            for removed in shown.removed { screenLeft(removed, at: event.sessionSeq) }
-            guard let screen = event.screen else { break }
+            if let removed = event.payloadNames(.removed) {
+                for screen in removed { screenLeft(screen, at: event.sessionSeq) }
+            }
+            guard let screen = event.screenName else { break }
             // A root or modal that is a container brings in screens pushed (and owned) before;
             // only a screen shown on its own belongs to the subject of this event.
-            let owner = (shown.content ?? screen) == screen && event.subject != screen ? event.subject : nil
+            let subject = event.subjectName
+            let content = event.payloadName(.root) ?? event.payloadName(.content)
+            let owner = (content ?? screen) == screen && subject != screen ? subject : nil
             modifyScreen(screen) { state in
                 state.removedSeq = nil
                 if let owner { state.owner = owner }
@@ -127,26 +171,25 @@ public struct SessionScan: Sendable {
                 instances[owner, default: Instance()].liveScreens.insert(screen)
                 if !lastScreenGone.isEmpty { lastScreenGone[owner] = nil }
             }
-            for id in shown.bound {
+            for id in event.payloadNames(.bound) ?? [] {
                 instances[id, default: Instance()].boundScreen = screen
             }
         case .screenPop:
-            if let screen = event.screen { screenLeft(screen, at: event.sessionSeq) }
+            if let screen = event.screenName { screenLeft(screen, at: event.sessionSeq) }
         case .screenDismiss:
-            let removed = Shown(event.payload).removedIfListed
-            for screen in removed ?? (event.screen.map { [$0] } ?? []) {
+            for screen in event.payloadNames(.removed) ?? (event.screenName.map { [$0] } ?? []) {
                 screenLeft(screen, at: event.sessionSeq)
             }
         case .viewModelChange:
-            if let screen = event.screen, screens[screen]?.removedSeq != nil {
-                let subject = event.subject
+            if let screen = event.screenName, screens[screen]?.removedSeq != nil {
+                let subject = event.subjectName
                 var isNew = false
                 modifyInstance(subject) { instance in
                     isNew = !instance.reportedChange
                     instance.reportedChange = true
                 }
                 if isNew {
-                    leaks.append(.init(kind: .changeAfterDismiss, session: session, subject: subject, screen: screen, sessionSeq: event.sessionSeq))
+                    leaks.append(Found(kind: .changeAfterDismiss, subject: subject, screen: screen, sessionSeq: event.sessionSeq))
                 }
             }
         default:
@@ -154,40 +197,19 @@ public struct SessionScan: Sendable {
         }
     }
 
-    /// The members of a showing or dismissing event's payload the scan reads, in one pass.
-    private struct Shown {
-        var removedIfListed: [String]?
-        var content: String?
-        var bound: [String] = []
-        var removed: [String] { removedIfListed ?? [] }
-
-        init(_ payload: JSONValue) {
-            guard case .object(let members) = payload else { return }
-            var root: String?
-            var content: String?
-            for (key, value) in members {
-                switch key {
-                case "removed": removedIfListed = value.arrayValue?.compactMap(\.stringValue)
-                case "root": root = value.stringValue
-                case "content": content = value.stringValue
-                case "bound": bound = value.arrayValue?.compactMap(\.stringValue) ?? []
-                default: break
-                }
-            }
-            self.content = root ?? content
-        }
-    }
-
-    private mutating func modifyInstance(_ subject: String, _ body: (inout Instance) -> Void) {
+    @inlinable
+    mutating func modifyInstance(_ subject: Name, _ body: (inout Instance) -> Void) {
         body(&instances[subject, default: Instance()])
     }
 
-    private mutating func modifyScreen(_ screen: String, _ body: (inout ScreenState) -> Void) {
+    @inlinable
+    mutating func modifyScreen(_ screen: Name, _ body: (inout ScreenState) -> Void) {
         body(&screens[screen, default: ScreenState()])
     }
 
-    mutating func screenLeft(_ screen: String, at seq: UInt64) {
-        var owner: String?
+    @inlinable
+    mutating func screenLeft(_ screen: Name, at seq: UInt64) {
+        var owner: Name?
         modifyScreen(screen) { state in
             state.removedSeq = seq
             owner = state.owner
@@ -202,31 +224,49 @@ public struct SessionScan: Sendable {
         if isLast { lastScreenGone[owner] = (screen, seq) }
     }
 
+    @inlinable
     mutating func flushLingering() {
         guard !lastScreenGone.isEmpty else { return }
         for (owner, gone) in lastScreenGone.sorted(by: { $0.value.seq < $1.value.seq }) where instances[owner]?.finishedSeq == nil {
-            leaks.append(.init(kind: .outlivedScreens, session: session, subject: owner, screen: gone.screen, sessionSeq: gone.seq))
+            leaks.append(Found(kind: .outlivedScreens, subject: owner, screen: gone.screen, sessionSeq: gone.seq))
         }
         lastScreenGone.removeAll()
     }
 
-    /// Returns the session's leaks, judging what is still alive now.
-    public mutating func finish() -> [LeakDetector.Leak] {
+    /// Returns the session's leaks, judging what is still alive now, with the strings
+    /// `name(_:)` gives for the events' names.
+    @inlinable
+    public mutating func finish(naming name: (Name) -> String) -> [LeakDetector.Leak] {
         flushLingering()
-        var finishedAlive: [(coordinator: String, seq: UInt64)] = []
+        var finishedAlive: [(coordinator: Name, seq: UInt64)] = []
         var outlived: [(presenter: String, screen: String, removed: UInt64)] = []
         for (subject, instance) in instances where !instance.isDeallocated {
             if let seq = instance.finishedSeq { finishedAlive.append((subject, seq)) }
             if instance.isPresenter, let screen = instance.boundScreen, let removed = screens[screen]?.removedSeq {
-                outlived.append((subject, screen, removed))
+                outlived.append((name(subject), name(screen), removed))
             }
         }
+        var leaks = self.leaks.map { found in
+            LeakDetector.Leak(kind: found.kind, session: session, subject: name(found.subject), screen: found.screen.map(name),
+                              sessionSeq: found.sessionSeq)
+        }
         for (coordinator, seq) in finishedAlive.sorted(by: { $0.seq < $1.seq }) {
-            leaks.append(.init(kind: .finishedButAlive, session: session, subject: coordinator, screen: nil, sessionSeq: seq))
+            leaks.append(.init(kind: .finishedButAlive, session: session, subject: name(coordinator), screen: nil, sessionSeq: seq))
         }
         for (presenter, screen, removed) in outlived.sorted(by: { $0.presenter < $1.presenter }) {
             leaks.append(.init(kind: .presenterOutlivedScreen, session: session, subject: presenter, screen: screen, sessionSeq: removed))
         }
         return leaks.sorted { ($0.sessionSeq, $0.subject) < ($1.sessionSeq, $1.subject) }
+    }
+}
+
+/// The leak scan of ``Event``s, which name things with strings.
+public typealias SessionScan = SessionScanOf<String>
+
+extension SessionScanOf where Name == String {
+    /// Returns the session's leaks, judging what is still alive now.
+    @inlinable
+    public mutating func finish() -> [LeakDetector.Leak] {
+        finish { $0 }
     }
 }

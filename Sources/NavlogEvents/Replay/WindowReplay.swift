@@ -7,25 +7,39 @@
 ///   (its top screen), a tab container (the stack of its selected tab) or a single screen.
 /// - A tab container's selected stack is learnt from the screen `tab.select` and
 ///   `window.root` report as visible, since events name tabs by title, not by stack.
-public struct WindowReplay: Sendable {
+///
+/// Generic over how events name things (``TrackedEvent/Name``): ``WindowReplay`` follows
+/// ``Event``s by their strings, `WindowReplayOf<NameID>` ``InternedEvent``s by their ids. Its
+/// methods are inlinable, so each module that uses it gets code for its own kind of name.
+public struct WindowReplayOf<Name: Hashable & Sendable>: Sendable {
     /// One layer of the window: the root or a modal.
+    @usableFromInline
     struct Layer: Sendable {
         /// The container id: a stack, a tab container or a screen.
-        var container: String
+        @usableFromInline var container: Name?
         /// The stack whose top the layer shows, if any.
-        var activeStack: String?
+        @usableFromInline var activeStack: Name?
         /// The screen the layer shows when it has no stack (a screen root or modal).
-        var screen: String?
+        @usableFromInline var screen: Name?
+
+        @inlinable
+        init(container: Name?, activeStack: Name? = nil, screen: Name? = nil) {
+            self.container = container
+            self.activeStack = activeStack
+            self.screen = screen
+        }
     }
 
+    @inlinable
     public init() {}
 
-    private(set) var stacks: [String: [String]] = [:]
-    private var stackOfScreen: [String: String] = [:]
-    private(set) var layers: [Layer] = []
+    @usableFromInline var stacks: [Name: [Name]] = [:]
+    @usableFromInline var stackOfScreen: [Name: Name] = [:]
+    @usableFromInline var layers: [Layer] = []
 
     /// The screen the user sees: the top layer's.
-    public var visibleScreen: String? {
+    @inlinable
+    public var visibleScreen: Name? {
         guard let top = layers.last else { return nil }
         if let stack = top.activeStack { return stacks[stack]?.last }
         return top.screen
@@ -34,41 +48,44 @@ public struct WindowReplay: Sendable {
     // MARK: - Applying events
 
     /// Updates the model with a navigation event; other kinds are ignored.
-    public mutating func apply(_ event: Event) {
-        let payload = event.payload
+    ///
+    /// A root or presented container the payload does not name is the event's screen; with
+    /// no screen either, it is no container (the empty string, for ``Event``s).
+    @inlinable
+    public mutating func apply<E: TrackedEvent>(_ event: E) where E.Name == Name {
         switch event.kind {
         case .screenPush:
-            guard let screen = event.screen, let stack = payload["stack"]?.stringValue else { return }
+            guard let screen = event.screenName, let stack = event.payloadName(.stack) else { return }
             stacks[stack, default: []].append(screen)
             stackOfScreen[screen] = stack
         case .screenPop:
-            guard let screen = event.screen, let stack = payload["stack"]?.stringValue ?? stackOfScreen[screen] else { return }
+            guard let screen = event.screenName, let stack = event.payloadName(.stack) ?? stackOfScreen[screen] else { return }
             if let index = stacks[stack]?.lastIndex(of: screen) {
                 stacks[stack]?.remove(at: index)
             }
             stackOfScreen[screen] = nil
         case .windowRoot:
-            let root = payload["root"]?.stringValue ?? event.screen ?? ""
+            let root = event.payloadName(.root) ?? event.screenName
             for layer in layers where layer.container != root { forget(layer) }
-            layers = [makeLayer(container: root, visible: event.screen)]
+            layers = [makeLayer(container: root, visible: event.screenName)]
         case .screenPresent:
-            let content = payload["content"]?.stringValue ?? event.screen ?? ""
-            layers.append(makeLayer(container: content, visible: event.screen))
+            let content = event.payloadName(.content) ?? event.screenName
+            layers.append(makeLayer(container: content, visible: event.screenName))
         case .screenDismiss:
             // `level` is the number of modals left; layer 0 is the root.
-            let remaining = payload["level"]?.intValue.map { Int($0) + 1 } ?? layers.count - 1
+            let remaining = event.payloadLevel.map { Int($0) + 1 } ?? layers.count - 1
             while layers.count > max(remaining, layers.isEmpty ? 0 : 1) {
                 forget(layers.removeLast())
             }
-            if visibleScreen == nil, let target = payload["to"]?.stringValue, !layers.isEmpty {
+            if visibleScreen == nil, let target = event.payloadName(.to), !layers.isEmpty {
                 layers[layers.count - 1].screen = target
             }
         case .tabSelect:
-            guard let tabs = payload["tabs"]?.stringValue,
+            guard let tabs = event.payloadName(.tabs),
                 let index = layers.lastIndex(where: { $0.container == tabs })
             else { return }
-            layers[index].activeStack = event.screen.flatMap { stackOfScreen[$0] }
-            layers[index].screen = layers[index].activeStack == nil ? event.screen : nil
+            layers[index].activeStack = event.screenName.flatMap { stackOfScreen[$0] }
+            layers[index].screen = layers[index].activeStack == nil ? event.screenName : nil
         default:
             return
         }
@@ -77,8 +94,9 @@ public struct WindowReplay: Sendable {
     // MARK: - Layers
 
     /// A layer for `container`, which the event says shows `visible`.
-    private func makeLayer(container: String, visible: String?) -> Layer {
-        if stacks[container] != nil { return Layer(container: container, activeStack: container) }
+    @inlinable
+    func makeLayer(container: Name?, visible: Name?) -> Layer {
+        if let container, stacks[container] != nil { return Layer(container: container, activeStack: container) }
         if let visible, visible != container, let stack = stackOfScreen[visible] {
             return Layer(container: container, activeStack: stack)
         }
@@ -86,9 +104,13 @@ public struct WindowReplay: Sendable {
     }
 
     /// Drops what a layer that left the window held, so the model stays as small as the window.
-    private mutating func forget(_ layer: Layer) {
+    @inlinable
+    mutating func forget(_ layer: Layer) {
         guard let stack = layer.activeStack, stack == layer.container, let screens = stacks[stack] else { return }
         for screen in screens { stackOfScreen[screen] = nil }
         stacks[stack] = nil
     }
 }
+
+/// The window model of ``Event``s, which name things with strings.
+public typealias WindowReplay = WindowReplayOf<String>

@@ -89,24 +89,7 @@ final class JournalFileReader {
     ///
     /// The `block` and `event` index pick the blocks; only those are inflated, then filtered.
     func events(after: UInt64, blockLimit: Int, eventBudget: Int = .max) throws -> (events: [Event], scannedThrough: UInt64?) {
-        var blocks: [(id: Int64, lastSeq: UInt64)] = []
-        do {
-            page.reset()
-            try page.bind(Int64(bitPattern: after), at: 1)
-            try page.bind(Int64(blockLimit), at: 2)
-            if let kinds = filter.kinds {
-                var kindNames: [Int64: String] = [:]
-                try file.loadKinds(into: &kindNames)
-                let mask = kindNames.filter { kinds.contains(EventKind(rawValue: $0.value)) }
-                    .reduce(UInt64(0)) { $0 | JournalFileWriter.kindBit($1.key) }
-                try page.bind(Int64(bitPattern: mask), at: 3)
-            }
-            while try page.step() { blocks.append((page.int64(at: 0), UInt64(bitPattern: page.int64(at: 1)))) }
-            page.reset()
-        } catch {
-            page.reset()
-            throw JournalError.wrapping(error, path: path)
-        }
+        let blocks = try selectBlocks(after: after, limit: blockLimit)
         var events: [Event] = []
         var scannedThrough: UInt64?
         for (position, block) in blocks.enumerated() {
@@ -141,6 +124,133 @@ final class JournalFileReader {
             if events.count >= eventBudget { break }
         }
         return (events, scannedThrough)
+    }
+
+    /// The ids and last seqs of up to `limit` blocks holding seqs after `after` that the
+    /// filter may want, in order.
+    private func selectBlocks(after: UInt64, limit: Int) throws -> [(id: Int64, lastSeq: UInt64)] {
+        var blocks: [(id: Int64, lastSeq: UInt64)] = []
+        do {
+            page.reset()
+            try page.bind(Int64(bitPattern: after), at: 1)
+            try page.bind(Int64(limit), at: 2)
+            if let kinds = filter.kinds {
+                var kindNames: [Int64: String] = [:]
+                try file.loadKinds(into: &kindNames)
+                let mask = kindNames.filter { kinds.contains(EventKind(rawValue: $0.value)) }
+                    .reduce(UInt64(0)) { $0 | JournalFileWriter.kindBit($1.key) }
+                try page.bind(Int64(bitPattern: mask), at: 3)
+            }
+            while try page.step() { blocks.append((page.int64(at: 0), UInt64(bitPattern: page.int64(at: 1)))) }
+            page.reset()
+        } catch {
+            page.reset()
+            throw JournalError.wrapping(error, path: path)
+        }
+        return blocks
+    }
+
+    /// Like ``events(after:blockLimit:eventBudget:)``, but returns the events as
+    /// ``InternedEvent``s, their names interned in `names` and their sessions numbered from 0 in
+    /// the order this file's pages first name them; `newSessions` gets the run and name of
+    /// each session numbered on the way.
+    ///
+    /// No string is copied and no `Event` built: what `navlog report` reads.
+    func internedEvents(after: UInt64, blockLimit: Int, eventBudget: Int = .max, names: inout NameTable,
+                        newSessions: inout [SessionIdentity]) throws -> (events: [InternedEvent], scannedThrough: UInt64?) {
+        let blocks = try selectBlocks(after: after, limit: blockLimit)
+        let noName = names.id(of: "")
+        var events: [InternedEvent] = []
+        var scannedThrough: UInt64?
+        for block in blocks {
+            do {
+                if blockRow == nil {
+                    do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
+                }
+                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1,
+                                                 plan: readsAllPayloads ? nil : payloadReading(ofKind:))
+                let count = events.count
+                do {
+                    for index in 0..<columns.count where columns.seq[index] > after {
+                        try intern(index, of: columns, blockID: block.id, noName: noName, names: &names, newSessions: &newSessions, into: &events)
+                    }
+                } catch {
+                    // None of a damaged block's events is handed out.
+                    events.removeSubrange(count...)
+                    throw error
+                }
+            } catch where scannedThrough != nil {
+                break
+            }
+            scannedThrough = block.lastSeq
+            if events.count >= eventBudget { break }
+        }
+        return (events, scannedThrough)
+    }
+
+    /// By this file's string id: its id in the names of ``internedEvents(after:blockLimit:eventBudget:names:newSessions:)``.
+    private var internedStrings = IDTable<NameID>()
+    /// By this file's session id: its number in ``internedEvents(after:blockLimit:eventBudget:names:newSessions:)``,
+    /// and whether the filter's sessions and runs take it.
+    private var internedSessions = IDTable<(number: Int32, matches: Bool)>()
+    private var internedSessionCount: Int32 = 0
+
+    /// Appends the event at `index` of `columns` to `events` as an ``InternedEvent`` unless the
+    /// filter leaves it out. An envelope-only event's subject is `noName`, the empty name.
+    private func intern(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, noName: NameID, names: inout NameTable,
+                        newSessions: inout [SessionIdentity], into events: inout [InternedEvent]) throws {
+        func damaged(_ reason: String) -> JournalError {
+            let seq = columns.seq[index]
+            return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
+        }
+        func name(_ id: Int64) throws -> NameID {
+            if let known = internedStrings[id] { return known }
+            if strings[id] == nil {
+                var fresh: [Int64: String] = [:]
+                try file.loadStrings(after: strings.lastID, into: &fresh)
+                strings.add(fresh)
+            }
+            guard let value = strings[id] else { throw damaged("unknown string \(id)") }
+            let interned = names.id(of: value)
+            internedStrings.add([id: interned])
+            return interned
+        }
+        let sessionID = columns.session[index]
+        let session: (number: Int32, matches: Bool)
+        if let known = internedSessions[sessionID] {
+            session = known
+        } else {
+            if sessions[sessionID] == nil {
+                var rows: [Int64: (name: String, run: String)] = [:]
+                try file.loadSessions(into: &rows)
+                sessions.add(rows)
+            }
+            guard let row = sessions[sessionID] else { throw damaged("unknown session \(sessionID)") }
+            session = (internedSessionCount, filter.matches(session: row.name, run: row.run))
+            internedSessionCount += 1
+            internedSessions.add([sessionID: session])
+            newSessions.append(SessionIdentity(run: row.run, session: row.name))
+        }
+        guard let kind = try kind(columns.kind[index]) else { throw damaged("unknown kind \(columns.kind[index])") }
+        let wall = columns.wall[index]
+        guard session.matches else { return }
+        if let kinds = filter.kinds, !kinds.contains(kind) { return }
+        if let since = filter.since, wall < since { return }
+        if let until = filter.until, wall >= until { return }
+        if isEnvelopeOnly(columns.kind[index]) {
+            events.append(InternedEvent(
+                seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
+                sessionSeq: columns.sessionSeq[index], kind: kind, cause: columns.cause[index], subject: noName, screen: nil,
+                parent: nil, payload: Self.emptyPayload, names: &names))
+            return
+        }
+        let screenID = columns.screen[index]
+        let parentID = columns.parent[index]
+        events.append(InternedEvent(
+            seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
+            sessionSeq: columns.sessionSeq[index], kind: kind, cause: columns.cause[index], subject: try name(columns.subject[index]),
+            screen: screenID == 0 ? nil : try name(screenID), parent: parentID == 0 ? nil : try name(parentID),
+            payload: columns.payload[index], names: &names))
     }
 
     private func matches(session: String, run: String, kind: EventKind, wallNanoseconds: Int64) -> Bool {

@@ -41,6 +41,21 @@ public final class JournalPrefetcher: Sendable {
         }
     }
 
+    /// Events of one file, in seq order, as ``InternedEvent``s: what ``init(reader:filter:interning:depth:)``
+    /// hands out.
+    public struct InternedPage: Sendable {
+        /// The position of the file in the list given.
+        public var fileIndex: Int
+        public var file: String
+        public var events: [InternedEvent]
+        /// The names the reader added to its ``NameTable`` since the page before, in order: a
+        /// table the caller keeps with them gives the same ids.
+        public var newNames: [String]
+        /// The run and name of each session the file's pages numbered since the page before,
+        /// in order; each file numbers its sessions from 0 again.
+        public var newSessions: [SessionIdentity]
+    }
+
     private let channel = Channel()
 
     /// Starts reading the files of `reader` with `filter`, keeping at most `depth` pages ahead;
@@ -57,13 +72,25 @@ public final class JournalPrefetcher: Sendable {
         self.init(files: files, sourceOfFile: Array(files.indices), filter: filter, depth: depth)
     }
 
+    /// Starts reading the files of `reader` with `filter` into ``InternedPage``s, which
+    /// ``nextInterned()`` hands out, keeping at most `depth` pages ahead.
+    public convenience init(reader: JournalReader, filter: EventFilter = EventFilter(), interning: Bool, depth: Int = 4) {
+        let sources = reader.paths.map { JournalSource(path: $0).listFiles() }
+        let sourceOfFile = sources.indices.flatMap { index in [Int](repeating: index, count: sources[index].count) }
+        self.init(files: sources.flatMap { $0 }, sourceOfFile: sourceOfFile, filter: filter, depth: depth, interning: interning)
+    }
+
     /// Starts reading; files with the same `sourceOfFile` number share one seq sequence.
-    private init(files: [String], sourceOfFile: [Int], filter: EventFilter, depth: Int) {
+    private init(files: [String], sourceOfFile: [Int], filter: EventFilter, depth: Int, interning: Bool = false) {
         let channel = self.channel
         channel.setDepth(depth)
         // The thread holds the channel, not `self`: dropping the prefetcher cancels it.
         let thread = Thread {
-            Self.read(files: files, sourceOfFile: sourceOfFile, filter: filter, into: channel)
+            if interning {
+                Self.readInterned(files: files, sourceOfFile: sourceOfFile, filter: filter, into: channel)
+            } else {
+                Self.read(files: files, sourceOfFile: sourceOfFile, filter: filter, into: channel)
+            }
             channel.finished.signal()
         }
         thread.name = "navlog-prefetch"
@@ -82,7 +109,15 @@ public final class JournalPrefetcher: Sendable {
 
     /// Returns the next page, or nil after the last one; throws the error that ended reading.
     public func next() throws -> Page? {
-        try channel.take()
+        guard case .page(let page) = try channel.take() else { return nil }
+        return page
+    }
+
+    /// Returns the next page of a prefetcher made to intern, or nil after the last one;
+    /// throws the error that ended reading.
+    public func nextInterned() throws -> InternedPage? {
+        guard case .interned(let page) = try channel.take() else { return nil }
+        return page
     }
 
     /// Calls `body` with each page in turn, and hands each page back to the reading thread
@@ -120,12 +155,52 @@ public final class JournalPrefetcher: Sendable {
         channel.put(final: .end)
     }
 
+    private static func readInterned(files: [String], sourceOfFile: [Int], filter: EventFilter, into channel: Channel) {
+        var coverage: [Int: SeqCoverage] = [:]
+        var names = NameTable()
+        var namesSent = 0
+        for (index, file) in files.enumerated() {
+            do {
+                let reader = try JournalFileReader(path: file, filter: filter)
+                defer { reader.close() }
+                var scanned = filter.after?.seq ?? 0
+                while true {
+                    var newSessions: [SessionIdentity] = []
+                    // Pages as ``JournalReader`` reads them: up to 4 blocks, 8192 events.
+                    let page = try reader.internedEvents(after: scanned, blockLimit: 4, eventBudget: 8192, names: &names,
+                                                         newSessions: &newSessions)
+                    guard let through = page.scannedThrough else { break }
+                    scanned = max(scanned, through)
+                    if page.events.isEmpty && newSessions.isEmpty { continue }
+                    let newNames = Array(names.names(from: namesSent))
+                    namesSent = names.count
+                    let item = InternedPage(fileIndex: index, file: file, events: page.events, newNames: newNames, newSessions: newSessions)
+                    guard channel.put(.interned(item)) else { return }
+                }
+                coverage[sourceOfFile[index], default: SeqCoverage()].merge(try reader.coverage())
+            } catch {
+                channel.put(final: .failure(JournalError.wrapping(error, path: file)))
+                return
+            }
+        }
+        channel.setGaps(coverage.keys.sorted().flatMap { coverage[$0]!.gaps(after: filter.after?.seq ?? 0) })
+        channel.put(final: .end)
+    }
+
     // MARK: - The queue between the two threads
 
     private enum Item: Sendable {
         case page(Page)
+        case interned(InternedPage)
         case failure(any Error)
         case end
+
+        var isPage: Bool {
+            switch self {
+            case .page, .interned: true
+            case .failure, .end: false
+            }
+        }
     }
 
     private final class Channel: Sendable {
@@ -187,7 +262,7 @@ public final class JournalPrefetcher: Sendable {
         /// caller would only wait for it, so the caller frees the page itself meanwhile.
         func recycle(_ events: inout [Event]) {
             let isReaderBehind = state.withLock { state -> Bool in
-                if state.head < state.items.count, case .page = state.items[state.head] {
+                if state.head < state.items.count, state.items[state.head].isPage {
                     state.recycled.append([])
                     swap(&state.recycled[state.recycled.count - 1], &events)
                     return false
@@ -209,11 +284,12 @@ public final class JournalPrefetcher: Sendable {
             free.signal()
         }
 
-        func take() throws -> Page? {
+        /// The next page (of either kind), or `.end`.
+        func take() throws -> Item {
             ready.wait()
             let item = state.withLock { state -> Item in
                 let item = state.items[state.head]
-                guard case .page = item else { return item }
+                guard item.isPage else { return item }
                 state.items[state.head] = .end
                 state.head += 1
                 if state.head == state.items.count {
@@ -223,16 +299,16 @@ public final class JournalPrefetcher: Sendable {
                 return item
             }
             switch item {
-            case .page(let page):
+            case .page, .interned:
                 free.signal()
-                return page
+                return item
             case .failure(let error):
                 // Stays queued: every later call throws it too.
                 ready.signal()
                 throw error
             case .end:
                 ready.signal()
-                return nil
+                return .end
             }
         }
     }

@@ -1,0 +1,192 @@
+/// A name (of an instance, screen, stack, container, app, view model or field) as its id in a
+/// ``NameTable``.
+public struct NameID: Hashable, Sendable, Comparable {
+    public let rawValue: Int32
+
+    @inlinable
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    @inlinable
+    public static func < (lhs: NameID, rhs: NameID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Names by id and ids by name: every distinct string gets the next id, from 0.
+///
+/// A reader on another thread can keep a copy up to date by appending the names added since
+/// it last looked (``names(from:)``, ``append(_:)``), in order, so both give the same ids.
+public struct NameTable: Sendable {
+    public private(set) var names: [String] = []
+    private var ids: [String: NameID] = [:]
+
+    public init() {}
+
+    /// The id of `name`, added when new.
+    public mutating func id(of name: String) -> NameID {
+        if let id = ids[name] { return id }
+        let id = NameID(rawValue: Int32(names.count))
+        names.append(name)
+        ids[name] = id
+        return id
+    }
+
+    /// The name with id `id`.
+    @inlinable
+    public subscript(id: NameID) -> String { names[Int(id.rawValue)] }
+
+    /// How many names there are: ids run from 0 to `count - 1`.
+    public var count: Int { names.count }
+
+    /// The names with ids from `start` on, to hand to a copy that has `start` of them.
+    public func names(from start: Int) -> ArraySlice<String> { names[start...] }
+
+    /// Adds `names`, the ones another table added after the `count` this one has, in order.
+    public mutating func append(_ newNames: some Collection<String>) {
+        for name in newNames {
+            ids[name] = NameID(rawValue: Int32(names.count))
+            names.append(name)
+        }
+    }
+}
+
+/// An event with its names as ids of a ``NameTable`` and its payload cut to what the session
+/// trackers read (``PayloadMember``): what `navlog report` follows sessions with.
+///
+/// Of the payload it keeps, by kind: the stack, root, content and the `removed` and `bound`
+/// lists of shown screens; the stack of `screen.pop`; `to`, `level` and `removed` of
+/// `screen.dismiss`; `tabs` of `tab.select`; `child` of `coordinator.coordinate`; `outcome` of
+/// `screen.ready`; `app` of `session.start` and `viewmodel` and `changed` of
+/// `viewmodel.change`, whose whole payloads stay in ``payload`` too (the report reads their
+/// labels and snapshots). ``payloadName(_:)`` answers nil for any other member.
+public struct InternedEvent: TrackedEvent, Sendable {
+    public typealias Name = NameID
+
+    public var seq: UInt64
+    public var wallNanoseconds: Int64
+    public var monotonicNanoseconds: UInt64
+    /// The event's session (its run and name) as an id the reader hands out.
+    public var session: Int32
+    public var sessionSeq: UInt64
+    public var kind: EventKind
+    public var cause: UInt64?
+    public var subjectName: NameID
+    public var screenName: NameID?
+    public var parentName: NameID?
+    /// The kind's one string member besides `root` and `content` (``PayloadMember``), if any.
+    @usableFromInline var member: NameID?
+    @usableFromInline var memberKey: PayloadMember?
+    @usableFromInline var root: NameID?
+    @usableFromInline var content: NameID?
+    public var payloadLevel: Int64?
+    /// `removed`, then `bound`, then `changed`, each as long as its count says (-1: absent).
+    @usableFromInline var lists: [NameID] = []
+    @usableFromInline var removedCount: Int32 = -1
+    @usableFromInline var boundCount: Int32 = -1
+    @usableFromInline var changedCount: Int32 = -1
+    /// The whole payload of `session.start` and `viewmodel.change`; nil for other kinds.
+    public var payload: JSONValue?
+
+    /// The event `event` of session `session`, its names interned in `names`.
+    public init(_ event: Event, session: Int32, names: inout NameTable) {
+        self.init(seq: event.seq, wallNanoseconds: event.wallNanoseconds, monotonicNanoseconds: event.monotonicNanoseconds,
+                  session: session, sessionSeq: event.sessionSeq, kind: event.kind, cause: event.cause,
+                  subject: names.id(of: event.subject), screen: event.screen.map { names.id(of: $0) },
+                  parent: event.parent.map { names.id(of: $0) }, payload: event.payload, names: &names)
+    }
+
+    /// An event from its envelope, with names already interned, and its payload, whose
+    /// members are interned in `names`.
+    public init(seq: UInt64, wallNanoseconds: Int64, monotonicNanoseconds: UInt64, session: Int32, sessionSeq: UInt64, kind: EventKind,
+                cause: UInt64?, subject: NameID, screen: NameID?, parent: NameID?, payload: JSONValue, names: inout NameTable) {
+        self.seq = seq
+        self.wallNanoseconds = wallNanoseconds
+        self.monotonicNanoseconds = monotonicNanoseconds
+        self.session = session
+        self.sessionSeq = sessionSeq
+        self.kind = kind
+        self.cause = cause
+        self.subjectName = subject
+        self.screenName = screen
+        self.parentName = parent
+        guard case .object(let members) = payload, !members.isEmpty else { return }
+        switch kind {
+        case .sessionStart, .viewModelChange:
+            self.payload = payload
+        case .screenPush, .screenPresent, .windowRoot, .screenPop, .screenDismiss, .tabSelect, .coordinatorCoordinate, .screenReady:
+            break
+        default:
+            return
+        }
+        // One pass over the members, comparing keys rather than hashing each member asked for.
+        var removed: [JSONValue]?
+        var bound: [JSONValue]?
+        var changed: [JSONValue]?
+        for (key, value) in members {
+            switch (kind, key) {
+            case (.screenPush, "stack"), (.screenPop, "stack"), (.screenDismiss, "to"), (.tabSelect, "tabs"),
+                 (.coordinatorCoordinate, "child"), (.screenReady, "outcome"), (.sessionStart, "app"), (.viewModelChange, "viewmodel"):
+                member = value.stringValue.map { names.id(of: $0) }
+            case (.screenPush, "root"), (.screenPresent, "root"), (.windowRoot, "root"):
+                root = value.stringValue.map { names.id(of: $0) }
+            case (.screenPush, "content"), (.screenPresent, "content"), (.windowRoot, "content"):
+                content = value.stringValue.map { names.id(of: $0) }
+            case (.screenPush, "removed"), (.screenPresent, "removed"), (.windowRoot, "removed"), (.screenDismiss, "removed"):
+                removed = value.arrayValue
+            case (.screenPush, "bound"), (.screenPresent, "bound"), (.windowRoot, "bound"):
+                bound = value.arrayValue
+            case (.viewModelChange, "changed"):
+                changed = value.arrayValue
+            case (.screenDismiss, "level"):
+                payloadLevel = value.intValue
+            default:
+                break
+            }
+        }
+        memberKey = switch kind {
+        case .screenPush, .screenPop: .stack
+        case .screenDismiss: .to
+        case .tabSelect: .tabs
+        case .coordinatorCoordinate: .child
+        case .screenReady: .outcome
+        case .sessionStart: .app
+        case .viewModelChange: .viewModel
+        default: nil
+        }
+        func list(_ values: [JSONValue]?) -> Int32 {
+            guard let values else { return -1 }
+            var count: Int32 = 0
+            for case .string(let value) in values {
+                lists.append(names.id(of: value))
+                count += 1
+            }
+            return count
+        }
+        removedCount = list(removed)
+        boundCount = list(bound)
+        changedCount = list(changed)
+    }
+
+    @inlinable
+    public func payloadName(_ key: PayloadMember) -> NameID? {
+        switch key {
+        case .root: root
+        case .content: content
+        default: key == memberKey ? member : nil
+        }
+    }
+
+    @inlinable
+    public func payloadNames(_ key: PayloadMember) -> [NameID]? {
+        let start: Int32
+        let count: Int32
+        switch key {
+        case .removed: (start, count) = (0, removedCount)
+        case .bound: (start, count) = (max(removedCount, 0), boundCount)
+        case .changed: (start, count) = (max(removedCount, 0) + max(boundCount, 0), changedCount)
+        default: return nil
+        }
+        guard count >= 0 else { return nil }
+        return Array(lists[Int(start)..<Int(start + count)])
+    }
+}
