@@ -180,6 +180,33 @@ final class CLIErrorTests: XCTestCase {
         XCTAssertTrue(process.isRunning, "tail -f keeps following")
         XCTAssertTrue(buffer.contains("\"session.start\"") && buffer.contains("\"session.end\""), buffer)
     }
+
+    /// A writer that has just created its file (still empty) when `tail -f` starts reading
+    /// the history: tail waits for it rather than refusing it as not a journal and exiting,
+    /// which the test above met when its run started at that moment.
+    func testTailFollowingWaitsForAFileAWriterIsCreating() throws {
+        let journal = directory.appendingPathComponent("creating")
+        try FileManager.default.createDirectory(at: journal, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: journal.appendingPathComponent("navlog-0000000000000001-20261203T000000Z.navlog").path,
+                                                     contents: Data()))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Product.navlog.path)
+        process.arguments = ["tail", "-f", journal.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertTrue(process.isRunning, "tail -f keeps waiting")
+        if !process.isRunning {
+            XCTFail(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+        // Without -f the empty file is still refused by name.
+        let once = try Product.navlog.run(["tail", journal.path])
+        XCTAssertEqual(once.status, 2)
+        XCTAssertTrue(once.stderr.contains("the file is empty"), once.stderr)
+    }
 }
 
 /// An app parameter declared private (tabs' `user_name`) is protected in `session.start`

@@ -85,9 +85,9 @@ struct JournalSource {
 public struct JournalEventIterator {
     private var groups: [GroupState]
     private let filter: EventFilter
-    /// Whether a newest file that a writer is still creating is waited for (following) rather
-    /// than refused as not a journal.
-    var waitsForNewestFile = false
+    /// Whether a newest file that a writer is still creating is passed over for now
+    /// (following: a later read takes it) rather than refused as not a journal.
+    public var waitsForNewestFile = false
 
     init(sources: [JournalSource], filter: EventFilter) {
         self.filter = filter

@@ -68,6 +68,9 @@ struct TailCommand: ParsableCommand {
         recent.reserveCapacity(count + 1)
         var last: Event?
         var iterator = JournalReader(paths: query.paths).events(matching: query.filter)
+        // Following, a file a writer is creating right now is left to the follow below, which
+        // waits for it; refusing it as empty ended `tail -f` when a writer started just then.
+        iterator.waitsForNewestFile = follows
         do {
             while let event = try iterator.next() {
                 last = event
