@@ -8,7 +8,7 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
     /// The kind's position in ``allKnown`` (a function of `rawValue`), or `unknownCode`:
     /// readers switch over kinds for every event, and comparing two known kinds compares
     /// these bytes instead of their names.
-    private let code: UInt8
+    @usableFromInline let code: UInt8
 
     /// A known name gives the constant below, whose name is a literal (copies cost no
     /// reference counting); any other name is kept as it is.
@@ -23,7 +23,8 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
 
     /// A known kind from a literal name and its position in ``allKnown``: the constants
     /// below are computed, not stored, so reading one costs no lazy-initialization check.
-    private init(known rawValue: String, code: UInt8) {
+    @inlinable
+    init(known rawValue: String, code: UInt8) {
         self.rawValue = rawValue
         self.code = code
     }
@@ -32,6 +33,7 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 
+    @inlinable
     public static func == (lhs: EventKind, rhs: EventKind) -> Bool {
         if lhs.code != unknownCode || rhs.code != unknownCode { return lhs.code == rhs.code }
         return lhs.rawValue == rhs.rawValue
@@ -41,7 +43,8 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
         hasher.combine(rawValue)
     }
 
-    private static var unknownCode: UInt8 { .max }
+    @inlinable
+    static var unknownCode: UInt8 { .max }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -53,52 +56,53 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
     public static func < (lhs: EventKind, rhs: EventKind) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Whether this kind is one of the kinds this version of navlog defines.
+    @inlinable
     public var isKnown: Bool { code != Self.unknownCode }
 
     // MARK: - Session
 
-    public static var sessionStart: EventKind { EventKind(known: "session.start", code: 0) }
-    public static var sessionEnd: EventKind { EventKind(known: "session.end", code: 1) }
+    @inlinable public static var sessionStart: EventKind { EventKind(known: "session.start", code: 0) }
+    @inlinable public static var sessionEnd: EventKind { EventKind(known: "session.end", code: 1) }
 
     // MARK: - Coordinators
 
-    public static var coordinatorStart: EventKind { EventKind(known: "coordinator.start", code: 2) }
-    public static var coordinatorCoordinate: EventKind { EventKind(known: "coordinator.coordinate", code: 3) }
-    public static var coordinatorFinish: EventKind { EventKind(known: "coordinator.finish", code: 4) }
-    public static var coordinatorDeinit: EventKind { EventKind(known: "coordinator.deinit", code: 5) }
+    @inlinable public static var coordinatorStart: EventKind { EventKind(known: "coordinator.start", code: 2) }
+    @inlinable public static var coordinatorCoordinate: EventKind { EventKind(known: "coordinator.coordinate", code: 3) }
+    @inlinable public static var coordinatorFinish: EventKind { EventKind(known: "coordinator.finish", code: 4) }
+    @inlinable public static var coordinatorDeinit: EventKind { EventKind(known: "coordinator.deinit", code: 5) }
 
     // MARK: - Containers
 
-    public static var screenPush: EventKind { EventKind(known: "screen.push", code: 6) }
-    public static var screenPop: EventKind { EventKind(known: "screen.pop", code: 7) }
-    public static var screenPresent: EventKind { EventKind(known: "screen.present", code: 8) }
-    public static var screenDismiss: EventKind { EventKind(known: "screen.dismiss", code: 9) }
-    public static var windowRoot: EventKind { EventKind(known: "window.root", code: 10) }
-    public static var tabSelect: EventKind { EventKind(known: "tab.select", code: 11) }
+    @inlinable public static var screenPush: EventKind { EventKind(known: "screen.push", code: 6) }
+    @inlinable public static var screenPop: EventKind { EventKind(known: "screen.pop", code: 7) }
+    @inlinable public static var screenPresent: EventKind { EventKind(known: "screen.present", code: 8) }
+    @inlinable public static var screenDismiss: EventKind { EventKind(known: "screen.dismiss", code: 9) }
+    @inlinable public static var windowRoot: EventKind { EventKind(known: "window.root", code: 10) }
+    @inlinable public static var tabSelect: EventKind { EventKind(known: "tab.select", code: 11) }
 
     // MARK: - Presenters and view models
 
-    public static var presenterInit: EventKind { EventKind(known: "presenter.init", code: 12) }
-    public static var presenterDeinit: EventKind { EventKind(known: "presenter.deinit", code: 13) }
-    public static var viewModelChange: EventKind { EventKind(known: "viewmodel.change", code: 14) }
+    @inlinable public static var presenterInit: EventKind { EventKind(known: "presenter.init", code: 12) }
+    @inlinable public static var presenterDeinit: EventKind { EventKind(known: "presenter.deinit", code: 13) }
+    @inlinable public static var viewModelChange: EventKind { EventKind(known: "viewmodel.change", code: 14) }
 
     // MARK: - Intents and failures
 
-    public static var action: EventKind { EventKind(known: "action", code: 15) }
-    public static var deepLink: EventKind { EventKind(known: "deeplink", code: 16) }
-    public static var error: EventKind { EventKind(known: "error", code: 17) }
+    @inlinable public static var action: EventKind { EventKind(known: "action", code: 15) }
+    @inlinable public static var deepLink: EventKind { EventKind(known: "deeplink", code: 16) }
+    @inlinable public static var error: EventKind { EventKind(known: "error", code: 17) }
 
     // MARK: - Journal bookkeeping
 
     /// Written by a journal writer when it had to drop events; the payload says how many and why.
-    public static var journalDropped: EventKind { EventKind(known: "journal.dropped", code: 18) }
+    @inlinable public static var journalDropped: EventKind { EventKind(known: "journal.dropped", code: 18) }
 
     // MARK: - Screen content
 
     /// A screen's content is fully displayed for the first time (loaded, empty or failed), as
     /// Sentry's time to full display marks it: `payload.outcome`. Screens with no
     /// asynchronous work are ready when they first appear.
-    public static var screenReady: EventKind { EventKind(known: "screen.ready", code: 19) }
+    @inlinable public static var screenReady: EventKind { EventKind(known: "screen.ready", code: 19) }
 
     /// Every kind this version defines, in a stable order.
     public static let allKnown: [EventKind] = [
@@ -114,6 +118,7 @@ public struct EventKind: RawRepresentable, Hashable, Comparable, Codable, Sendab
     private static let knownByName: [String: EventKind] = Dictionary(uniqueKeysWithValues: allKnown.map { ($0.rawValue, $0) })
 
     /// Whether this kind can change which screen the user sees (one of ``navigationKinds``).
+    @inlinable
     public var isNavigation: Bool {
         (EventKind.screenPush.code...EventKind.tabSelect.code).contains(code)
     }

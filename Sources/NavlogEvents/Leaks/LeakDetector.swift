@@ -177,7 +177,7 @@ public struct SessionScanOf<Name: Hashable & Sendable>: Sendable {
         case .screenPop:
             if let screen = event.screenName { screenLeft(screen, at: event.sessionSeq) }
         case .screenDismiss:
-            for screen in event.payloadNames(.removed) ?? (event.screenName.map { [$0] } ?? []) {
+            for screen in event.payloadNames(.removed) ?? (event.screenName.map { [$0][...] } ?? []) {
                 screenLeft(screen, at: event.sessionSeq)
             }
         case .viewModelChange:

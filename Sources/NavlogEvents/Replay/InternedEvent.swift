@@ -177,7 +177,7 @@ public struct InternedEvent: TrackedEvent, Sendable {
     }
 
     @inlinable
-    public func payloadNames(_ key: PayloadMember) -> [NameID]? {
+    public func payloadNames(_ key: PayloadMember) -> ArraySlice<NameID>? {
         let start: Int32
         let count: Int32
         switch key {
@@ -187,6 +187,6 @@ public struct InternedEvent: TrackedEvent, Sendable {
         default: return nil
         }
         guard count >= 0 else { return nil }
-        return Array(lists[Int(start)..<Int(start + count)])
+        return lists[Int(start)..<Int(start + count)]
     }
 }

@@ -24,7 +24,7 @@ public protocol TrackedEvent {
     func payloadName(_ member: PayloadMember) -> Name?
     /// The strings of payload member `member` when it is an array (its other elements left
     /// out); nil when it is absent or not an array.
-    func payloadNames(_ member: PayloadMember) -> [Name]?
+    func payloadNames(_ member: PayloadMember) -> ArraySlice<Name>?
     /// The payload's `level` when it is an integer (``JSONValue/intValue``).
     var payloadLevel: Int64? { get }
 }
@@ -88,8 +88,8 @@ extension Event: TrackedEvent {
     }
 
     @inlinable
-    public func payloadNames(_ member: PayloadMember) -> [String]? {
-        payload[member.key]?.arrayValue?.compactMap(\.stringValue)
+    public func payloadNames(_ member: PayloadMember) -> ArraySlice<String>? {
+        payload[member.key]?.arrayValue.map { $0.compactMap(\.stringValue)[...] }
     }
 
     @inlinable public var payloadLevel: Int64? { payload["level"]?.intValue }

@@ -159,10 +159,14 @@ final class JournalFileReader {
     func internedEvents(after: UInt64, blockLimit: Int, eventBudget: Int = .max, names: inout NameTable,
                         newSessions: inout [SessionIdentity]) throws -> (events: [InternedEvent], scannedThrough: UInt64?) {
         let blocks = try selectBlocks(after: after, limit: blockLimit)
+        // The tables in a local copy: reaching them through `self` for every event paid the
+        // runtime's exclusivity checks.
+        var state = interning
+        defer { interning = state }
         let noName = names.id(of: "")
         var events: [InternedEvent] = []
         var scannedThrough: UInt64?
-        for block in blocks {
+        for (position, block) in blocks.enumerated() {
             do {
                 if blockRow == nil {
                     do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
@@ -170,9 +174,11 @@ final class JournalFileReader {
                 let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1,
                                                  plan: readsAllPayloads ? nil : payloadReading(ofKind:))
                 let count = events.count
+                if events.isEmpty { events.reserveCapacity(min(eventBudget, columns.count * (blocks.count - position))) }
                 do {
                     for index in 0..<columns.count where columns.seq[index] > after {
-                        try intern(index, of: columns, blockID: block.id, noName: noName, names: &names, newSessions: &newSessions, into: &events)
+                        try intern(index, of: columns, blockID: block.id, noName: noName, state: &state, names: &names,
+                                   newSessions: &newSessions, into: &events)
                     }
                 } catch {
                     // None of a damaged block's events is handed out.
@@ -188,23 +194,30 @@ final class JournalFileReader {
         return (events, scannedThrough)
     }
 
-    /// By this file's string id: its id in the names of ``internedEvents(after:blockLimit:eventBudget:names:newSessions:)``.
-    private var internedStrings = IDTable<NameID>()
-    /// By this file's session id: its number in ``internedEvents(after:blockLimit:eventBudget:names:newSessions:)``,
-    /// and whether the filter's sessions and runs take it.
-    private var internedSessions = IDTable<(number: Int32, matches: Bool)>()
-    private var internedSessionCount: Int32 = 0
+    /// What ``internedEvents(after:blockLimit:eventBudget:names:newSessions:)`` knows of this
+    /// file's ids.
+    private struct Interning {
+        /// By string id: its id in the names.
+        var strings = IDTable<NameID>()
+        /// By session id: its number, and whether the filter's sessions and runs take it.
+        var sessions = IDTable<(number: Int32, matches: Bool)>()
+        var sessionCount: Int32 = 0
+        /// By kind id: the kind, and whether its events come as their envelope only.
+        var kinds = IDTable<(kind: EventKind, isEnvelopeOnly: Bool)>()
+    }
+
+    private var interning = Interning()
 
     /// Appends the event at `index` of `columns` to `events` as an ``InternedEvent`` unless the
     /// filter leaves it out. An envelope-only event's subject is `noName`, the empty name.
-    private func intern(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, noName: NameID, names: inout NameTable,
-                        newSessions: inout [SessionIdentity], into events: inout [InternedEvent]) throws {
+    private func intern(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, noName: NameID, state: inout Interning,
+                        names: inout NameTable, newSessions: inout [SessionIdentity], into events: inout [InternedEvent]) throws {
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
             return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
         }
         func name(_ id: Int64) throws -> NameID {
-            if let known = internedStrings[id] { return known }
+            if let known = state.strings[id] { return known }
             if strings[id] == nil {
                 var fresh: [Int64: String] = [:]
                 try file.loadStrings(after: strings.lastID, into: &fresh)
@@ -212,12 +225,12 @@ final class JournalFileReader {
             }
             guard let value = strings[id] else { throw damaged("unknown string \(id)") }
             let interned = names.id(of: value)
-            internedStrings.add([id: interned])
+            state.strings.add([id: interned])
             return interned
         }
         let sessionID = columns.session[index]
         let session: (number: Int32, matches: Bool)
-        if let known = internedSessions[sessionID] {
+        if let known = state.sessions[sessionID] {
             session = known
         } else {
             if sessions[sessionID] == nil {
@@ -226,21 +239,29 @@ final class JournalFileReader {
                 sessions.add(rows)
             }
             guard let row = sessions[sessionID] else { throw damaged("unknown session \(sessionID)") }
-            session = (internedSessionCount, filter.matches(session: row.name, run: row.run))
-            internedSessionCount += 1
-            internedSessions.add([sessionID: session])
+            session = (state.sessionCount, filter.matches(session: row.name, run: row.run))
+            state.sessionCount += 1
+            state.sessions.add([sessionID: session])
             newSessions.append(SessionIdentity(run: row.run, session: row.name))
         }
-        guard let kind = try kind(columns.kind[index]) else { throw damaged("unknown kind \(columns.kind[index])") }
+        let kindID = columns.kind[index]
+        let kind: (kind: EventKind, isEnvelopeOnly: Bool)
+        if let known = state.kinds[kindID] {
+            kind = known
+        } else {
+            guard let found = try self.kind(kindID) else { throw damaged("unknown kind \(kindID)") }
+            kind = (found, isEnvelopeOnly(kindID))
+            state.kinds.add([kindID: kind])
+        }
         let wall = columns.wall[index]
         guard session.matches else { return }
-        if let kinds = filter.kinds, !kinds.contains(kind) { return }
+        if let kinds = filter.kinds, !kinds.contains(kind.kind) { return }
         if let since = filter.since, wall < since { return }
         if let until = filter.until, wall >= until { return }
-        if isEnvelopeOnly(columns.kind[index]) {
+        if kind.isEnvelopeOnly {
             events.append(InternedEvent(
                 seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
-                sessionSeq: columns.sessionSeq[index], kind: kind, cause: columns.cause[index], subject: noName, screen: nil,
+                sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: noName, screen: nil,
                 parent: nil, payload: Self.emptyPayload, names: &names))
             return
         }
@@ -248,7 +269,7 @@ final class JournalFileReader {
         let parentID = columns.parent[index]
         events.append(InternedEvent(
             seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
-            sessionSeq: columns.sessionSeq[index], kind: kind, cause: columns.cause[index], subject: try name(columns.subject[index]),
+            sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: try name(columns.subject[index]),
             screen: screenID == 0 ? nil : try name(screenID), parent: parentID == 0 ? nil : try name(parentID),
             payload: columns.payload[index], names: &names))
     }
