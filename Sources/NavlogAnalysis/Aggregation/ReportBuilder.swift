@@ -107,7 +107,7 @@ public struct ReportBuilder {
             eventSessionIDs[key] = id
         }
         let sessions = eventSessions
-        consume(InternedEvent(event, session: id, names: &names.table)) { sessions[Int($0)] }
+        consume(InternedEvent(event, session: id, names: &names.table, digestedSnapshots: snapshots == .digests)) { sessions[Int($0)] }
         if event.kind == .sessionEnd {
             eventSessionIDs[key] = nil
             freeEventSessionIDs.append(id)

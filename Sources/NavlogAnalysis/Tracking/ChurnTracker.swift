@@ -60,21 +60,20 @@ struct ChurnTracker {
 
     /// Counts a `viewmodel.change`, knowing which screen is visible now.
     mutating func consume(_ event: InternedEvent, visibleScreen: NameID?, names: ReportNames) {
-        guard event.kind == .viewModelChange, let screen = event.screenName else { return }
-        let payload = event.payload ?? .object([:])
-        let change = Change(payload)
-        let fieldIDs = event.payloadNames(.changed) ?? []
+        guard event.kind == .viewModelChange, let screen = event.screenName,
+            let fingerprints = event.snapshotFingerprints
+        else { return }
         let viewModel = event.payloadName(.viewModel)
-        let isNonRendered = !fieldIDs.isEmpty && fieldIDs.allSatisfy { names.isNonRendered(field: $0, viewModel: viewModel) }
-        // The field names are needed only for the snapshot before, which is rarely asked for.
-        let (fingerprint, previous) = ChurnTracker.fingerprints(snapshot: change.snapshot, previous: change.previous,
-                                                                changed: { fieldIDs.map { names.table[$0] } }, form: form)
+        let isNonRendered = event.payloadNames(.changed).map { fields in
+            !fields.isEmpty && fields.allSatisfy { names.isNonRendered(field: $0, viewModel: viewModel) }
+        } ?? false
+        let fingerprint = fingerprints.now
         let subject = event.subjectName
         let hidden = screen != visibleScreen
         func count(_ churn: inout ScreenChurn) {
             var reverted = 0
             churn.update(subject: subject) { history in
-                if history.isEmpty { history.append(State(fingerprint: previous(), isNonRendered: false)) }
+                if history.isEmpty { history.append(State(fingerprint: fingerprints.before, isNonRendered: false)) }
                 if let index = history.firstIndex(where: { $0.fingerprint == fingerprint }) {
                     // The round trip history[index] → … → now changed nothing; count what was
                     // not already counted as non-rendered.
@@ -95,78 +94,13 @@ struct ChurnTracker {
         if let new { screens[new]?.subjects.removeAll() }
     }
 
-    /// The fingerprints of a change's snapshot and of the snapshot before it, without building
-    /// the latter; the second is worked out only when asked for. The snapshot before is the new
-    /// one with each changed field set back to its `previous` value, or removed where that is
-    /// `null` (the recorder writes `null` for a field that was absent); a snapshot that is not
-    /// an object was `previous.value`.
-    ///
-    /// With `form` ``SnapshotForm/digests``, `snapshot` and `previous` hold their
-    /// ``JSONFingerprint/digest(_:)``, which give the same fingerprints.
+    /// The fingerprints of a change's snapshot and of the snapshot before it
+    /// (``SnapshotFingerprints``). With `form` ``SnapshotForm/digests``, the payload's
+    /// `snapshot` and `previous` hold their ``JSONFingerprint/digest(_:)``, which give the
+    /// same fingerprints.
     static func fingerprints(of payload: JSONValue, changed fields: [String], form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
-        let change = Change(payload)
-        return fingerprints(snapshot: change.snapshot, previous: change.previous, changed: { fields }, form: form)
-    }
-
-    private static func fingerprints(snapshot: JSONValue?, previous: JSONValue?, changed: @escaping () -> [String],
-                                     form: SnapshotForm) -> (now: UInt64, before: () -> UInt64) {
-        if form == .digests {
-            let digest = snapshot.flatMap(JSONFingerprint.Digest.init)
-            let previous = previous.flatMap(JSONFingerprint.Digest.init)
-            guard let digest, let sum = digest.sum else {
-                return (digest?.fingerprint ?? JSONFingerprint.null, { previous?.member(key: JSONFingerprint.of("value")) ?? JSONFingerprint.null })
-            }
-            return (sum.fingerprint, {
-                var keys: [UInt64] = []
-                let fields = changed()
-                keys.reserveCapacity(fields.count)
-                for field in fields {
-                    let key = JSONFingerprint.of(field)
-                    if !keys.contains(key) { keys.append(key) }
-                }
-                var sum = sum
-                digest.forEachMember { key, value in
-                    if keys.contains(key) { sum.remove(key: key, value: value) }
-                }
-                previous?.forEachMember { key, old in
-                    if old != JSONFingerprint.null, keys.contains(key) { sum.add(key: key, value: old) }
-                }
-                return sum.fingerprint
-            })
-        }
-        let snapshot = snapshot ?? .null
-        guard case .object(let members) = snapshot else {
-            return (JSONFingerprint.of(snapshot), { JSONFingerprint.of(previous?["value"] ?? .null) })
-        }
-        var now = JSONFingerprint.ObjectSum()
-        for (key, value) in members { now.add(key, value) }
-        return (now.fingerprint, {
-            var sum = now
-            let previous = previous?.objectValue ?? [:]
-            let fields = changed()
-            for (index, field) in fields.enumerated() where !fields[..<index].contains(field) {
-                if let value = members[field] { sum.remove(field, value) }
-                if let old = previous[field], old != .null { sum.add(field, old) }
-            }
-            return sum.fingerprint
-        })
-    }
-
-    /// The members of a `viewmodel.change` payload the tracker reads, found in one pass.
-    private struct Change {
-        var snapshot: JSONValue?
-        var previous: JSONValue?
-
-        init(_ payload: JSONValue) {
-            guard case .object(let members) = payload else { return }
-            for (key, value) in members {
-                switch key {
-                case "snapshot": snapshot = value
-                case "previous": previous = value
-                default: break
-                }
-            }
-        }
+        let fingerprints = SnapshotFingerprints(payload: payload, changed: fields, digested: form == .digests)
+        return (fingerprints.now, { fingerprints.before })
     }
 }
 

@@ -56,9 +56,9 @@ public struct NameTable: Sendable {
 /// Of the payload it keeps, by kind: the stack, root, content and the `removed` and `bound`
 /// lists of shown screens; the stack of `screen.pop`; `to`, `level` and `removed` of
 /// `screen.dismiss`; `tabs` of `tab.select`; `child` of `coordinator.coordinate`; `outcome` of
-/// `screen.ready`; `app` of `session.start` and `viewmodel` and `changed` of
-/// `viewmodel.change`, whose whole payloads stay in ``payload`` too (the report reads their
-/// labels and snapshots). ``payloadName(_:)`` answers nil for any other member.
+/// `screen.ready`; `app` of `session.start`, whose whole payload stays in ``payload`` too (the
+/// report reads its labels); and `viewmodel` and `changed` of `viewmodel.change`, with its
+/// snapshots' ``snapshotFingerprints``. ``payloadName(_:)`` answers nil for any other member.
 public struct InternedEvent: TrackedEvent, Sendable {
     public typealias Name = NameID
 
@@ -84,21 +84,37 @@ public struct InternedEvent: TrackedEvent, Sendable {
     @usableFromInline var removedCount: Int32 = -1
     @usableFromInline var boundCount: Int32 = -1
     @usableFromInline var changedCount: Int32 = -1
-    /// The whole payload of `session.start` and `viewmodel.change`; nil for other kinds.
+    /// The whole payload of `session.start`; nil for other kinds.
     public var payload: JSONValue?
+    /// The fingerprints of a `viewmodel.change`'s snapshot and the one before; nil for other kinds.
+    public var snapshotFingerprints: SnapshotFingerprints?
 
-    /// The event `event` of session `session`, its names interned in `names`.
-    public init(_ event: Event, session: Int32, names: inout NameTable) {
+    /// The event `event` of session `session`, its names interned in `names`; a
+    /// `viewmodel.change` holds ``JSONFingerprint/digest(_:)``s of its snapshots when
+    /// `digestedSnapshots`.
+    public init(_ event: Event, session: Int32, names: inout NameTable, digestedSnapshots: Bool = false) {
         self.init(seq: event.seq, wallNanoseconds: event.wallNanoseconds, monotonicNanoseconds: event.monotonicNanoseconds,
                   session: session, sessionSeq: event.sessionSeq, kind: event.kind, cause: event.cause,
                   subject: names.id(of: event.subject), screen: event.screen.map { names.id(of: $0) },
-                  parent: event.parent.map { names.id(of: $0) }, payload: event.payload, names: &names)
+                  parent: event.parent.map { names.id(of: $0) }, payload: event.payload, names: &names,
+                  digestedSnapshots: digestedSnapshots)
+    }
+
+    /// The ``snapshotFingerprints`` of a `viewmodel.change` with payload `payload`.
+    public static func snapshotFingerprints(ofPayload payload: JSONValue, digested: Bool) -> SnapshotFingerprints {
+        guard case .object(let members) = payload else {
+            return SnapshotFingerprints(snapshot: nil, previous: nil, changed: [], digested: digested)
+        }
+        return SnapshotFingerprints(snapshot: members["snapshot"], previous: members["previous"],
+                                    changed: (members["changed"]?.arrayValue ?? []).lazy.compactMap(\.stringValue), digested: digested)
     }
 
     /// An event from its envelope, with names already interned, and its payload, whose
-    /// members are interned in `names`.
+    /// members are interned in `names` (see ``init(_:session:names:digestedSnapshots:)``).
+    /// A `viewmodel.change`'s ``snapshotFingerprints`` are worked out unless given.
     public init(seq: UInt64, wallNanoseconds: Int64, monotonicNanoseconds: UInt64, session: Int32, sessionSeq: UInt64, kind: EventKind,
-                cause: UInt64?, subject: NameID, screen: NameID?, parent: NameID?, payload: JSONValue, names: inout NameTable) {
+                cause: UInt64?, subject: NameID, screen: NameID?, parent: NameID?, payload: JSONValue, names: inout NameTable,
+                digestedSnapshots: Bool = false, snapshotFingerprints: SnapshotFingerprints? = nil) {
         self.seq = seq
         self.wallNanoseconds = wallNanoseconds
         self.monotonicNanoseconds = monotonicNanoseconds
@@ -109,10 +125,15 @@ public struct InternedEvent: TrackedEvent, Sendable {
         self.subjectName = subject
         self.screenName = screen
         self.parentName = parent
+        if kind == .viewModelChange {
+            self.snapshotFingerprints = snapshotFingerprints ?? Self.snapshotFingerprints(ofPayload: payload, digested: digestedSnapshots)
+        }
         guard case .object(let members) = payload, !members.isEmpty else { return }
         switch kind {
-        case .sessionStart, .viewModelChange:
+        case .sessionStart:
             self.payload = payload
+        case .viewModelChange:
+            break
         case .screenPush, .screenPresent, .windowRoot, .screenPop, .screenDismiss, .tabSelect, .coordinatorCoordinate, .screenReady:
             break
         default:

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import NavlogEvents
 
@@ -15,6 +16,8 @@ final class JournalFileReader {
     /// Reads one block's row; prepared on first use and reused.
     private var blockRow: SQLiteStatement?
     private let filter: EventFilter
+    /// Whether the filter has view-model snapshots read as digests.
+    private let digestsSnapshots: Bool
     /// By kind id: whether the filter wants only the envelope of those events.
     private var envelopeOnly: [Bool] = []
     private var lastDataVersion: Int64 = -1
@@ -22,6 +25,7 @@ final class JournalFileReader {
     init(path: String, filter: EventFilter) throws {
         file = try JournalFile.openForReading(path: path)
         self.filter = filter
+        digestsSnapshots = filter.digestedMembers[.viewModelChange]?.contains("snapshot") == true
         do {
             inflater = try Inflater(format: .raw)
             var conditions = ["b.last_seq > ?1"]
@@ -36,7 +40,7 @@ final class JournalFileReader {
                 conditions.append("EXISTS (SELECT 1 FROM event e WHERE e.block = b.id AND \(indexConditions.joined(separator: " AND ")))")
             }
             page = try file.database.prepare(
-                "SELECT b.id, b.last_seq FROM block b WHERE \(conditions.joined(separator: " AND ")) ORDER BY b.id LIMIT ?2")
+                "SELECT b.id, b.last_seq, b.event_count FROM block b WHERE \(conditions.joined(separator: " AND ")) ORDER BY b.id LIMIT ?2")
         } catch {
             throw JournalError.wrapping(error, path: path)
         }
@@ -128,8 +132,8 @@ final class JournalFileReader {
 
     /// The ids and last seqs of up to `limit` blocks holding seqs after `after` that the
     /// filter may want, in order.
-    private func selectBlocks(after: UInt64, limit: Int) throws -> [(id: Int64, lastSeq: UInt64)] {
-        var blocks: [(id: Int64, lastSeq: UInt64)] = []
+    private func selectBlocks(after: UInt64, limit: Int) throws -> [(id: Int64, lastSeq: UInt64, count: Int64)] {
+        var blocks: [(id: Int64, lastSeq: UInt64, count: Int64)] = []
         do {
             page.reset()
             try page.bind(Int64(bitPattern: after), at: 1)
@@ -141,7 +145,7 @@ final class JournalFileReader {
                     .reduce(UInt64(0)) { $0 | JournalFileWriter.kindBit($1.key) }
                 try page.bind(Int64(bitPattern: mask), at: 3)
             }
-            while try page.step() { blocks.append((page.int64(at: 0), UInt64(bitPattern: page.int64(at: 1)))) }
+            while try page.step() { blocks.append((page.int64(at: 0), UInt64(bitPattern: page.int64(at: 1)), page.int64(at: 2))) }
             page.reset()
         } catch {
             page.reset()
@@ -150,35 +154,83 @@ final class JournalFileReader {
         return blocks
     }
 
-    /// Like ``events(after:blockLimit:eventBudget:)``, but returns the events as
-    /// ``InternedEvent``s, their names interned in `names` and their sessions numbered from 0 in
-    /// the order this file's pages first name them; `newSessions` gets the run and name of
-    /// each session numbered on the way.
-    ///
-    /// No string is copied and no `Event` built: what `navlog report` reads.
-    func internedEvents(after: UInt64, blockLimit: Int, eventBudget: Int = .max, names: inout NameTable,
+    /// Selects the blocks holding seqs after `after` that a page of up to `blockLimit` blocks
+    /// and `eventBudget` events takes, reads their rows and starts decoding each on a thread of
+    /// its own (inflating and decoding are most of a reader's work); nil when there are none.
+    /// ``internedEvents(of:names:newSessions:)`` waits for them and hands out their events, so a
+    /// caller can start the next page before interning this one.
+    func startDecoding(after: UInt64, blockLimit: Int, eventBudget: Int) throws -> DecodingPage? {
+        var blocks = try selectBlocks(after: after, limit: blockLimit)
+        guard !blocks.isEmpty else { return nil }
+        // Only the blocks the budget takes are decoded.
+        var total: Int64 = 0
+        if let enough = blocks.firstIndex(where: { total += max($0.count, 0); return total >= eventBudget }) {
+            blocks.removeSubrange((enough + 1)...)
+        }
+        if blockRow == nil {
+            do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
+        }
+        let planned = readsAllPayloads ? nil : try plannedReadings()
+        var stored: [StoredBlock] = []
+        var rowError: (any Error)?
+        for block in blocks {
+            do {
+                stored.append(try StoredBlock(block.id, in: file, row: blockRow, near: after + 1))
+            } catch {
+                rowError = error
+                break
+            }
+        }
+        let page = DecodingPage(after: after, blocks: blocks, stored: stored, rowError: rowError,
+                                decoders: (0..<stored.count).map { _ in freeDecoders.popLast() ?? Decoder() },
+                                readings: planned, viewModelKind: viewModelKind, digested: digestsSnapshots)
+        page.start()
+        return page
+    }
+
+    /// Waits for `page`'s blocks and returns their events as ``InternedEvent``s, their names
+    /// interned in `names` and their sessions numbered from 0 in the order this file's pages
+    /// first name them (`newSessions` gets the run and name of each session numbered), with
+    /// the last seq of the blocks handed out. A damaged block ends the page before it; when it
+    /// is the first, this throws. No string is copied and no `Event` built: what `navlog
+    /// report` reads.
+    func internedEvents(of page: DecodingPage, names: inout NameTable,
                         newSessions: inout [SessionIdentity]) throws -> (events: [InternedEvent], scannedThrough: UInt64?) {
-        let blocks = try selectBlocks(after: after, limit: blockLimit)
+        page.wait()
+        defer { freeDecoders += page.decoders }
         // The tables in a local copy: reaching them through `self` for every event paid the
         // runtime's exclusivity checks.
         var state = interning
         defer { interning = state }
         let noName = names.id(of: "")
+        let plan: ((Int64) throws -> EventBlock.PayloadReading)? = readsAllPayloads ? nil : payloadReading(ofKind:)
         var events: [InternedEvent] = []
         var scannedThrough: UInt64?
-        for (position, block) in blocks.enumerated() {
+        for position in page.blocks.indices {
             do {
-                if blockRow == nil {
-                    do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
+                guard position < page.stored.count, let decoded = page.result(position) else {
+                    throw page.rowError ?? JournalError.damagedBlock(path: path, firstSeq: page.after + 1, lastSeq: page.lastSeq,
+                                                                      reason: "block \(page.blocks[position].id) was not read")
                 }
-                let columns = try Self.readBlock(block.id, in: file, inflater: inflater, values: values, row: blockRow, near: after + 1,
-                                                 plan: readsAllPayloads ? nil : payloadReading(ofKind:))
+                var result = decoded
+                if case .failure(let error as JournalError) = result, case .damagedBlock(_, _, _, let reason) = error,
+                    reason.hasSuffix(UnplannedKind.reason)
+                {
+                    // A kind new since the plan was made: decode the block again here, where
+                    // its reading can be worked out.
+                    result = Result {
+                        DecodedBlock(try Self.decode(page.stored[position], inflater: inflater, values: values, plan: plan),
+                                     viewModelKind: viewModelKind, digested: digestsSnapshots)
+                    }
+                }
+                let block = try result.get()
+                let columns = block.columns
                 let count = events.count
-                if events.isEmpty { events.reserveCapacity(min(eventBudget, columns.count * (blocks.count - position))) }
+                if events.isEmpty { events.reserveCapacity(columns.count * (page.blocks.count - position)) }
                 do {
-                    for index in 0..<columns.count where columns.seq[index] > after {
-                        try intern(index, of: columns, blockID: block.id, noName: noName, state: &state, names: &names,
-                                   newSessions: &newSessions, into: &events)
+                    for index in 0..<columns.count where columns.seq[index] > page.after {
+                        try intern(index, of: columns, fingerprints: block.fingerprints[index], blockID: page.blocks[position].id,
+                                   noName: noName, state: &state, names: &names, newSessions: &newSessions, into: &events)
                     }
                 } catch {
                     // None of a damaged block's events is handed out.
@@ -188,10 +240,134 @@ final class JournalFileReader {
             } catch where scannedThrough != nil {
                 break
             }
-            scannedThrough = block.lastSeq
-            if events.count >= eventBudget { break }
+            scannedThrough = page.blocks[position].lastSeq
         }
         return (events, scannedThrough)
+    }
+
+    /// An inflater and a value cache, for one block decoded at a time.
+    final class Decoder: @unchecked Sendable {
+        let inflater: Inflater
+        let values = DecodedValueCache()
+        init() {
+            // A raw inflater only fails to start when memory runs out.
+            inflater = try! Inflater(format: .raw)
+        }
+    }
+
+    /// Decoders of pages handed out, for the next ones.
+    private var freeDecoders: [Decoder] = []
+
+    /// How payloads are read, by kind id, worked out ahead for every kind the file has now:
+    /// decoding threads must not reach for the connection, and a block with a kind new since
+    /// then is decoded again on the reading thread.
+    private func plannedReadings() throws -> [EventBlock.PayloadReading?] {
+        var names: [Int64: String] = [:]
+        try file.loadKinds(into: &names)
+        if viewModelKind == nil { viewModelKind = names.first { $0.value == EventKind.viewModelChange.rawValue }?.key }
+        for id in names.keys where id >= 0 && id < EventBlock.denseKindIDs {
+            if planned.count <= id { planned += [EventBlock.PayloadReading?](repeating: nil, count: Int(id) + 1 - planned.count) }
+            if planned[Int(id)] == nil { planned[Int(id)] = try payloadReading(ofKind: id) }
+        }
+        return planned
+    }
+
+    private var planned: [EventBlock.PayloadReading?] = []
+
+    /// A page of blocks being decoded, each on a thread of its own: each decoding touches only
+    /// its own block, decoder and result, and ``wait()`` orders them before they are read,
+    /// which is why this may cross threads (`@unchecked Sendable`).
+    final class DecodingPage: @unchecked Sendable {
+        let after: UInt64
+        let blocks: [(id: Int64, lastSeq: UInt64, count: Int64)]
+        /// The rows read, in order; fewer than `blocks` when reading one failed with `rowError`.
+        let stored: [StoredBlock]
+        let rowError: (any Error)?
+        let decoders: [Decoder]
+        /// By kind id, how payloads are read; nil reads every payload as its values.
+        let readings: [EventBlock.PayloadReading?]?
+        let viewModelKind: Int64?
+        let digested: Bool
+        /// Each block's result, at its index, once ``wait()`` returned.
+        private let results: UnsafeMutablePointer<Result<DecodedBlock, any Error>?>
+        private let group = DispatchGroup()
+
+        init(after: UInt64, blocks: [(id: Int64, lastSeq: UInt64, count: Int64)], stored: [StoredBlock], rowError: (any Error)?,
+             decoders: [Decoder], readings: [EventBlock.PayloadReading?]?, viewModelKind: Int64?, digested: Bool) {
+            self.after = after
+            self.blocks = blocks
+            self.stored = stored
+            self.rowError = rowError
+            self.decoders = decoders
+            self.readings = readings
+            self.viewModelKind = viewModelKind
+            self.digested = digested
+            results = .allocate(capacity: stored.count)
+            results.initialize(repeating: nil, count: stored.count)
+        }
+
+        deinit {
+            group.wait()
+            results.deinitialize(count: stored.count)
+            results.deallocate()
+        }
+
+        /// The result of block `index`; call ``wait()`` first.
+        func result(_ index: Int) -> Result<DecodedBlock, any Error>? { results[index] }
+
+        /// The last seq of the blocks selected.
+        var lastSeq: UInt64 { blocks.last?.lastSeq ?? after }
+
+        func start() {
+            for index in stored.indices {
+                DispatchQueue.global().async(group: group) { self.results[index] = self.decode(index) }
+            }
+        }
+
+        func wait() {
+            group.wait()
+        }
+
+        private func decode(_ index: Int) -> Result<DecodedBlock, any Error> {
+            let plan: ((Int64) throws -> EventBlock.PayloadReading)? = readings.map { readings in
+                { id in
+                    guard id >= 0, id < readings.count, let reading = readings[Int(id)] else { throw UnplannedKind() }
+                    return reading
+                }
+            }
+            return Result {
+                DecodedBlock(try JournalFileReader.decode(stored[index], inflater: decoders[index].inflater, values: decoders[index].values,
+                                                          plan: plan),
+                             viewModelKind: viewModelKind, digested: digested)
+            }
+        }
+
+    }
+
+    /// A block's columns, with the ``InternedEvent/snapshotFingerprints`` of its view-model
+    /// changes worked out where it was decoded.
+    struct DecodedBlock {
+        var columns: EventBlock.Columns
+        /// By event: its snapshots' fingerprints, for a `viewmodel.change`.
+        var fingerprints: [SnapshotFingerprints?]
+
+        init(_ columns: EventBlock.Columns, viewModelKind: Int64?, digested: Bool) {
+            self.columns = columns
+            fingerprints = [SnapshotFingerprints?](repeating: nil, count: columns.count)
+            guard let viewModelKind else { return }
+            for index in 0..<columns.count where columns.kind[index] == viewModelKind {
+                fingerprints[index] = InternedEvent.snapshotFingerprints(ofPayload: columns.payload[index], digested: digested)
+            }
+        }
+    }
+
+    /// The file's kind id of `viewmodel.change`, once looked up.
+    private var viewModelKind: Int64?
+
+    /// Thrown while decoding in parallel for a kind id the plan did not cover.
+    private struct UnplannedKind: Error, CustomStringConvertible {
+        static let reason = "a kind read ahead of its plan"
+        var description: String { Self.reason }
     }
 
     /// What ``internedEvents(after:blockLimit:eventBudget:names:newSessions:)`` knows of this
@@ -210,7 +386,8 @@ final class JournalFileReader {
 
     /// Appends the event at `index` of `columns` to `events` as an ``InternedEvent`` unless the
     /// filter leaves it out. An envelope-only event's subject is `noName`, the empty name.
-    private func intern(_ index: Int, of columns: EventBlock.Columns, blockID: Int64, noName: NameID, state: inout Interning,
+    private func intern(_ index: Int, of columns: EventBlock.Columns, fingerprints: SnapshotFingerprints?, blockID: Int64, noName: NameID,
+                        state: inout Interning,
                         names: inout NameTable, newSessions: inout [SessionIdentity], into events: inout [InternedEvent]) throws {
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
@@ -271,7 +448,7 @@ final class JournalFileReader {
             seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
             sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: try name(columns.subject[index]),
             screen: screenID == 0 ? nil : try name(screenID), parent: parentID == 0 ? nil : try name(parentID),
-            payload: columns.payload[index], names: &names))
+            payload: columns.payload[index], names: &names, digestedSnapshots: digestsSnapshots, snapshotFingerprints: fingerprints))
     }
 
     private func matches(session: String, run: String, kind: EventKind, wallNanoseconds: Int64) -> Bool {
@@ -294,10 +471,17 @@ final class JournalFileReader {
     static func readBlock(_ id: Int64, in file: JournalFile, inflater: Inflater, values: DecodedValueCache? = nil,
                           row: SQLiteStatement? = nil, near seq: UInt64,
                           plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil) throws -> EventBlock.Columns {
-        let block = try StoredBlock(id, in: file, row: row, near: seq)
+        try decode(StoredBlock(id, in: file, row: row, near: seq), inflater: inflater, values: values, plan: plan)
+    }
+
+    /// Inflates, checks and decodes `block`: the part of ``readBlock(_:in:inflater:values:row:near:plan:)``
+    /// that needs no connection, so blocks can be decoded on several threads, each with its
+    /// own `inflater` and `values`.
+    static func decode(_ block: StoredBlock, inflater: Inflater, values: DecodedValueCache? = nil,
+                       plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil) throws -> EventBlock.Columns {
         let raw: [UInt8]
         do {
-            raw = try inflater.decompressAll(block.data, expectedCount: block.rawBytes, context: "inflating block \(id) of \(file.path)")
+            raw = try inflater.decompressAll(block.data, expectedCount: block.rawBytes, context: "inflating block \(block.id) of \(block.path)")
         } catch let error as ZlibError {
             throw block.damaged("\(error)")
         }

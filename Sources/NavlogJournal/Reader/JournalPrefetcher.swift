@@ -163,18 +163,25 @@ public final class JournalPrefetcher: Sendable {
             do {
                 let reader = try JournalFileReader(path: file, filter: filter)
                 defer { reader.close() }
-                var scanned = filter.after?.seq ?? 0
-                while true {
+                // Two blocks a page (today's 8192-event blocks; up to four older, smaller
+                // ones), decoded on other threads while the page before is interned here.
+                func start(after seq: UInt64) -> Result<JournalFileReader.DecodingPage?, any Error> {
+                    Result { try reader.startDecoding(after: seq, blockLimit: 4, eventBudget: 16384) }
+                }
+                var next = start(after: filter.after?.seq ?? 0)
+                while let page = try next.get() {
+                    next = start(after: page.lastSeq)
                     var newSessions: [SessionIdentity] = []
-                    // Pages as ``JournalReader`` reads them: up to 4 blocks, 8192 events.
-                    let page = try reader.internedEvents(after: scanned, blockLimit: 4, eventBudget: 8192, names: &names,
-                                                         newSessions: &newSessions)
-                    guard let through = page.scannedThrough else { break }
-                    scanned = max(scanned, through)
-                    if page.events.isEmpty && newSessions.isEmpty { continue }
+                    let interned = try reader.internedEvents(of: page, names: &names, newSessions: &newSessions)
+                    if let through = interned.scannedThrough, through < page.lastSeq {
+                        // A damaged block ended the page: start again at it, so it is reported.
+                        if case .success(let ahead?) = next { ahead.wait() }
+                        next = start(after: through)
+                    }
+                    if interned.events.isEmpty && newSessions.isEmpty { continue }
                     let newNames = Array(names.names(from: namesSent))
                     namesSent = names.count
-                    let item = InternedPage(fileIndex: index, file: file, events: page.events, newNames: newNames, newSessions: newSessions)
+                    let item = InternedPage(fileIndex: index, file: file, events: interned.events, newNames: newNames, newSessions: newSessions)
                     guard channel.put(.interned(item)) else { return }
                 }
                 coverage[sourceOfFile[index], default: SeqCoverage()].merge(try reader.coverage())
