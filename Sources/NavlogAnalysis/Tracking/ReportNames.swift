@@ -23,7 +23,10 @@ final class ReportNames {
 
     init(options: ReportOptions) {
         self.options = options
+        hasNonRenderedFields = !options.nonRenderedFields.isEmpty
     }
+
+    private let hasNonRenderedFields: Bool
 
     subscript(id: NameID) -> String { table[id] }
 
@@ -42,6 +45,8 @@ final class ReportNames {
 
     /// Whether `field` of `viewModel` is listed in ``ReportOptions/nonRenderedFields``.
     func isNonRendered(field: NameID, viewModel: NameID?) -> Bool {
+        // Most reports list no such field: no lookup at all then.
+        guard hasNonRenderedFields else { return false }
         let key = NonRenderedKey(field: field, viewModel: viewModel)
         if let known = nonRendered[key] { return known }
         let answer = options.isNonRendered(field: table[field], viewModel: viewModel.map { table[$0] })
