@@ -182,7 +182,7 @@ final class JournalFileReader {
             }
         }
         let page = DecodingPage(after: after, blocks: blocks, stored: stored, rowError: rowError,
-                                decoders: (0..<stored.count).map { _ in freeDecoders.popLast() ?? Decoder() },
+                                decoders: try (0..<stored.count).map { _ in try freeDecoders.popLast() ?? Decoder() },
                                 readings: planned, viewModelKind: viewModelKind, digested: digestsSnapshots)
         page.start()
         return page
@@ -208,22 +208,21 @@ final class JournalFileReader {
         var scannedThrough: UInt64?
         for position in page.blocks.indices {
             do {
-                guard position < page.stored.count, let decoded = page.result(position) else {
+                let block: DecodedBlock
+                switch position < page.stored.count ? page.outcome(position) : nil {
+                case .decoded(let decoded):
+                    block = decoded
+                case .failed(let error):
+                    throw error
+                case .unplanned:
+                    // A kind new since the plan was made: decode the block again here, where
+                    // its reading can be worked out.
+                    block = DecodedBlock(try Self.decode(page.stored[position], inflater: inflater, values: values, plan: plan),
+                                         viewModelKind: viewModelKind, digested: digestsSnapshots)
+                case nil:
                     throw page.rowError ?? JournalError.damagedBlock(path: path, firstSeq: page.after + 1, lastSeq: page.lastSeq,
                                                                       reason: "block \(page.blocks[position].id) was not read")
                 }
-                var result = decoded
-                if case .failure(let error as JournalError) = result, case .damagedBlock(_, _, _, let reason) = error,
-                    reason.hasSuffix(UnplannedKind.reason)
-                {
-                    // A kind new since the plan was made: decode the block again here, where
-                    // its reading can be worked out.
-                    result = Result {
-                        DecodedBlock(try Self.decode(page.stored[position], inflater: inflater, values: values, plan: plan),
-                                     viewModelKind: viewModelKind, digested: digestsSnapshots)
-                    }
-                }
-                let block = try result.get()
                 let columns = block.columns
                 let count = events.count
                 if events.isEmpty { events.reserveCapacity(columns.count * (page.blocks.count - position)) }
@@ -246,12 +245,16 @@ final class JournalFileReader {
     }
 
     /// An inflater and a value cache, for one block decoded at a time.
+    ///
+    /// `@unchecked Sendable`: neither is thread-safe, and neither needs to be. A decoder
+    /// belongs to one block of one ``DecodingPage`` from ``startDecoding(after:blockLimit:eventBudget:)``
+    /// until ``internedEvents(of:names:newSessions:)`` has waited for that page's workers, and
+    /// only then goes back to ``freeDecoders`` for another block.
     final class Decoder: @unchecked Sendable {
         let inflater: Inflater
         let values = DecodedValueCache()
-        init() {
-            // A raw inflater only fails to start when memory runs out.
-            inflater = try! Inflater(format: .raw)
+        init() throws {
+            inflater = try Inflater(format: .raw)
         }
     }
 
@@ -288,8 +291,16 @@ final class JournalFileReader {
         let readings: [EventBlock.PayloadReading?]?
         let viewModelKind: Int64?
         let digested: Bool
-        /// Each block's result, at its index, once ``wait()`` returned.
-        private let results: UnsafeMutablePointer<Result<DecodedBlock, any Error>?>
+        /// How decoding one block went.
+        enum Outcome {
+            case decoded(DecodedBlock)
+            case failed(any Error)
+            /// The block has a kind the plan did not cover: the reading thread decodes it.
+            case unplanned
+        }
+
+        /// Each block's outcome, at its index, once ``wait()`` returned.
+        private let results: UnsafeMutablePointer<Outcome?>
         private let group = DispatchGroup()
 
         init(after: UInt64, blocks: [(id: Int64, lastSeq: UInt64, count: Int64)], stored: [StoredBlock], rowError: (any Error)?,
@@ -312,8 +323,8 @@ final class JournalFileReader {
             results.deallocate()
         }
 
-        /// The result of block `index`; call ``wait()`` first.
-        func result(_ index: Int) -> Result<DecodedBlock, any Error>? { results[index] }
+        /// The outcome of block `index`; call ``wait()`` first.
+        func outcome(_ index: Int) -> Outcome? { results[index] }
 
         /// The last seq of the blocks selected.
         var lastSeq: UInt64 { blocks.last?.lastSeq ?? after }
@@ -328,20 +339,25 @@ final class JournalFileReader {
             group.wait()
         }
 
-        private func decode(_ index: Int) -> Result<DecodedBlock, any Error> {
+        private func decode(_ index: Int) -> Outcome {
+            var isUnplanned = false
             let plan: ((Int64) throws -> EventBlock.PayloadReading)? = readings.map { readings in
                 { id in
-                    guard id >= 0, id < readings.count, let reading = readings[Int(id)] else { throw UnplannedKind() }
+                    guard id >= 0, id < readings.count, let reading = readings[Int(id)] else {
+                        isUnplanned = true
+                        throw UnplannedKind()
+                    }
                     return reading
                 }
             }
-            return Result {
-                DecodedBlock(try JournalFileReader.decode(stored[index], inflater: decoders[index].inflater, values: decoders[index].values,
-                                                          plan: plan),
-                             viewModelKind: viewModelKind, digested: digested)
+            do {
+                return .decoded(DecodedBlock(
+                    try JournalFileReader.decode(stored[index], inflater: decoders[index].inflater, values: decoders[index].values, plan: plan),
+                    viewModelKind: viewModelKind, digested: digested))
+            } catch {
+                return isUnplanned ? .unplanned : .failed(error)
             }
         }
-
     }
 
     /// A block's columns, with the ``InternedEvent/snapshotFingerprints`` of its view-model
@@ -365,10 +381,7 @@ final class JournalFileReader {
     private var viewModelKind: Int64?
 
     /// Thrown while decoding in parallel for a kind id the plan did not cover.
-    private struct UnplannedKind: Error, CustomStringConvertible {
-        static let reason = "a kind read ahead of its plan"
-        var description: String { Self.reason }
-    }
+    private struct UnplannedKind: Error {}
 
     /// What ``internedEvents(after:blockLimit:eventBudget:names:newSessions:)`` knows of this
     /// file's ids.
