@@ -109,7 +109,7 @@ enum JournalAnalysisReading {
         for run in try reader.runs() { builder.addRun(id: run.id, labels: run.labels) }
         let total = progress != nil && filter.keepsEveryEvent ? reader.storedEventCount() : nil
         // Two pages ahead: an interned page holds up to 16,384 events, twice an `Event` page.
-        let pages = JournalPrefetcher(reader: reader, filter: filter, interning: true, depth: 2)
+        let pages = JournalPrefetcher(interning: reader, filter: filter, depth: 2)
         var count = 0
         while let page = try pages.nextInterned() {
             builder.consume(page)

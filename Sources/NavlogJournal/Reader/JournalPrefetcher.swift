@@ -41,7 +41,7 @@ public final class JournalPrefetcher: Sendable {
         }
     }
 
-    /// Events of one file, in seq order, as ``InternedEvent``s: what ``init(reader:filter:interning:depth:)``
+    /// Events of one file, in seq order, as ``InternedEvent``s: what ``init(interning:filter:depth:)``
     /// hands out.
     public struct InternedPage: Sendable {
         /// The position of the file in the list given.
@@ -74,10 +74,10 @@ public final class JournalPrefetcher: Sendable {
 
     /// Starts reading the files of `reader` with `filter` into ``InternedPage``s, which
     /// ``nextInterned()`` hands out, keeping at most `depth` pages ahead.
-    public convenience init(reader: JournalReader, filter: EventFilter = EventFilter(), interning: Bool, depth: Int = 4) {
+    public convenience init(interning reader: JournalReader, filter: EventFilter = EventFilter(), depth: Int = 4) {
         let sources = reader.paths.map { JournalSource(path: $0).listFiles() }
         let sourceOfFile = sources.indices.flatMap { index in [Int](repeating: index, count: sources[index].count) }
-        self.init(files: sources.flatMap { $0 }, sourceOfFile: sourceOfFile, filter: filter, depth: depth, interning: interning)
+        self.init(files: sources.flatMap { $0 }, sourceOfFile: sourceOfFile, filter: filter, depth: depth, interning: true)
     }
 
     /// Starts reading; files with the same `sourceOfFile` number share one seq sequence.
