@@ -197,6 +197,8 @@ final class CLIErrorTests: XCTestCase {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
+        // What is checked is that tail does not exit: there is no event to await for that, so
+        // this waits a while (the old code exited at once, within milliseconds).
         Thread.sleep(forTimeInterval: 1)
         XCTAssertTrue(process.isRunning, "tail -f keeps waiting")
         if !process.isRunning {
