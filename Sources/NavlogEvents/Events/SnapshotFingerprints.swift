@@ -15,28 +15,13 @@ public struct SnapshotFingerprints: Sendable, Equatable {
     /// same fingerprints), given the fields it `changed`.
     public init(snapshot: JSONValue?, previous: JSONValue?, changed fields: some Collection<String>, digested: Bool) {
         if digested {
-            let digest = snapshot.flatMap(JSONFingerprint.Digest.init)
-            let previous = previous.flatMap(JSONFingerprint.Digest.init)
-            guard let digest, let sum = digest.sum else {
-                now = digest?.fingerprint ?? JSONFingerprint.null
-                before = previous?.member(key: JSONFingerprint.of("value")) ?? JSONFingerprint.null
-                return
-            }
-            now = sum.fingerprint
             var keys: [UInt64] = []
             keys.reserveCapacity(fields.count)
             for field in fields {
                 let key = JSONFingerprint.of(field)
                 if !keys.contains(key) { keys.append(key) }
             }
-            var earlier = sum
-            digest.forEachMember { key, value in
-                if keys.contains(key) { earlier.remove(key: key, value: value) }
-            }
-            previous?.forEachMember { key, old in
-                if old != JSONFingerprint.null, keys.contains(key) { earlier.add(key: key, value: old) }
-            }
-            before = earlier.fingerprint
+            self = SnapshotFingerprints(snapshot: Self.parts(of: snapshot), previous: Self.parts(of: previous), changedKeys: keys)
             return
         }
         let snapshot = snapshot ?? .null
@@ -55,6 +40,56 @@ public struct SnapshotFingerprints: Sendable, Equatable {
             if let old = previous[field], old != .null { sum.add(field, old) }
         }
         before = sum.fingerprint
+    }
+
+    /// A ``JSONFingerprint/digest(_:)`` taken apart: an object's members as the fingerprints
+    /// of their keys and values, or another value's fingerprint. A journal reader fills one in
+    /// straight from a block's bytes, reusing its storage from one event to the next.
+    public struct DigestParts: Sendable {
+        /// The fingerprint of a value that is not an object.
+        public var fingerprint: UInt64
+        public var isObject: Bool
+        /// An object's members, in key order.
+        public var members: [(key: UInt64, value: UInt64)] = []
+
+        public init(fingerprint: UInt64, isObject: Bool = false) {
+            self.fingerprint = fingerprint
+            self.isObject = isObject
+        }
+    }
+
+    /// The fingerprints of a `viewmodel.change` whose `snapshot` and `previous` have these
+    /// digests (nil when absent), given the distinct fingerprints of the fields it changed.
+    public init(snapshot: DigestParts?, previous: DigestParts?, changedKeys keys: [UInt64]) {
+        guard let snapshot, snapshot.isObject else {
+            now = snapshot?.fingerprint ?? JSONFingerprint.null
+            let value = JSONFingerprint.of("value")
+            before = previous?.isObject == true ? previous?.members.first { $0.key == value }?.value ?? JSONFingerprint.null : JSONFingerprint.null
+            return
+        }
+        var sum = JSONFingerprint.ObjectSum()
+        for member in snapshot.members { sum.add(key: member.key, value: member.value) }
+        now = sum.fingerprint
+        var earlier = sum
+        for member in snapshot.members where keys.contains(member.key) { earlier.remove(key: member.key, value: member.value) }
+        if let previous, previous.isObject {
+            for member in previous.members where member.value != JSONFingerprint.null && keys.contains(member.key) {
+                earlier.add(key: member.key, value: member.value)
+            }
+        }
+        before = earlier.fingerprint
+    }
+
+    /// The parts of the digest `digest` holds; nil when it is absent or not a digest.
+    private static func parts(of digest: JSONValue?) -> DigestParts? {
+        switch digest.flatMap(JSONFingerprint.Digest.init) {
+        case nil: return nil
+        case .value(let fingerprint)?: return DigestParts(fingerprint: fingerprint)
+        case let object?:
+            var parts = DigestParts(fingerprint: 0, isObject: true)
+            object.forEachMember { parts.members.append(($0, $1)) }
+            return parts
+        }
     }
 
     /// The fingerprints of a `viewmodel.change` payload (see ``init(snapshot:previous:changed:digested:)``).

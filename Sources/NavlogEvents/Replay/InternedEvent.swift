@@ -10,6 +10,24 @@ public struct NameID: Hashable, Sendable, Comparable {
 
     @inlinable
     public static func < (lhs: NameID, rhs: NameID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue)
+    }
+
+    /// What `Dictionary` and `Set` hash an id with: a few multiplies (MurmurHash3's finalizer
+    /// over the id and the table's seed) instead of SipHash. The trackers look ids up several
+    /// times per event, and the seeded hasher was an eighth of the report's analysis thread.
+    /// Ids are handed out in order by the reader, not chosen by whoever wrote the journal, so
+    /// nothing is gained by a hash that resists chosen collisions.
+    @inlinable
+    public func _rawHashValue(seed: Int) -> Int {
+        var bits = UInt64(UInt32(bitPattern: rawValue)) ^ UInt64(bitPattern: Int64(seed))
+        bits = (bits ^ (bits >> 33)) &* 0xFF51_AFD7_ED55_8CCD
+        bits = (bits ^ (bits >> 33)) &* 0xC4CE_B9FE_1A85_EC53
+        return Int(truncatingIfNeeded: bits ^ (bits >> 33))
+    }
 }
 
 /// Names by id and ids by name: every distinct string gets the next id, from 0.
@@ -115,64 +133,30 @@ public struct InternedEvent: TrackedEvent, Sendable {
     public init(seq: UInt64, wallNanoseconds: Int64, monotonicNanoseconds: UInt64, session: Int32, sessionSeq: UInt64, kind: EventKind,
                 cause: UInt64?, subject: NameID, screen: NameID?, parent: NameID?, payload: JSONValue, names: inout NameTable,
                 digestedSnapshots: Bool = false, snapshotFingerprints: SnapshotFingerprints? = nil) {
-        self.seq = seq
-        self.wallNanoseconds = wallNanoseconds
-        self.monotonicNanoseconds = monotonicNanoseconds
-        self.session = session
-        self.sessionSeq = sessionSeq
-        self.kind = kind
-        self.cause = cause
-        self.subjectName = subject
-        self.screenName = screen
-        self.parentName = parent
-        if kind == .viewModelChange {
-            self.snapshotFingerprints = snapshotFingerprints ?? Self.snapshotFingerprints(ofPayload: payload, digested: digestedSnapshots)
-        }
+        self.init(seq: seq, wallNanoseconds: wallNanoseconds, monotonicNanoseconds: monotonicNanoseconds, session: session, sessionSeq: sessionSeq,
+                  kind: kind, cause: cause, subject: subject, screen: screen, parent: parent, member: nil, root: nil, content: nil, level: nil,
+                  lists: [], removedCount: -1, boundCount: -1, changedCount: -1, payload: nil,
+                  snapshotFingerprints: kind == .viewModelChange
+                      ? snapshotFingerprints ?? Self.snapshotFingerprints(ofPayload: payload, digested: digestedSnapshots) : nil)
         guard case .object(let members) = payload, !members.isEmpty else { return }
-        switch kind {
-        case .sessionStart:
-            self.payload = payload
-        case .viewModelChange:
-            break
-        case .screenPush, .screenPresent, .windowRoot, .screenPop, .screenDismiss, .tabSelect, .coordinatorCoordinate, .screenReady:
-            break
-        default:
-            return
-        }
-        // One pass over the members, comparing keys rather than hashing each member asked for.
+        if kind == .sessionStart { self.payload = payload }
+        let slots = Self.payloadSlots(of: kind)
+        guard !slots.isEmpty else { return }
         var removed: [JSONValue]?
         var bound: [JSONValue]?
         var changed: [JSONValue]?
-        for (key, value) in members {
-            switch (kind, key) {
-            case (.screenPush, "stack"), (.screenPop, "stack"), (.screenDismiss, "to"), (.tabSelect, "tabs"),
-                 (.coordinatorCoordinate, "child"), (.screenReady, "outcome"), (.sessionStart, "app"), (.viewModelChange, "viewmodel"):
-                member = value.stringValue.map { names.id(of: $0) }
-            case (.screenPush, "root"), (.screenPresent, "root"), (.windowRoot, "root"):
-                root = value.stringValue.map { names.id(of: $0) }
-            case (.screenPush, "content"), (.screenPresent, "content"), (.windowRoot, "content"):
-                content = value.stringValue.map { names.id(of: $0) }
-            case (.screenPush, "removed"), (.screenPresent, "removed"), (.windowRoot, "removed"), (.screenDismiss, "removed"):
-                removed = value.arrayValue
-            case (.screenPush, "bound"), (.screenPresent, "bound"), (.windowRoot, "bound"):
-                bound = value.arrayValue
-            case (.viewModelChange, "changed"):
-                changed = value.arrayValue
-            case (.screenDismiss, "level"):
-                payloadLevel = value.intValue
-            default:
-                break
+        for (key, slot) in slots {
+            guard let value = members[key] else { continue }
+            switch slot {
+            case .member: member = value.stringValue.map { names.id(of: $0) }
+            case .root: root = value.stringValue.map { names.id(of: $0) }
+            case .content: content = value.stringValue.map { names.id(of: $0) }
+            case .removed: removed = value.arrayValue
+            case .bound: bound = value.arrayValue
+            case .changed: changed = value.arrayValue
+            case .level: payloadLevel = value.intValue
+            case .snapshot, .previous: break
             }
-        }
-        memberKey = switch kind {
-        case .screenPush, .screenPop: .stack
-        case .screenDismiss: .to
-        case .tabSelect: .tabs
-        case .coordinatorCoordinate: .child
-        case .screenReady: .outcome
-        case .sessionStart: .app
-        case .viewModelChange: .viewModel
-        default: nil
         }
         func list(_ values: [JSONValue]?) -> Int32 {
             guard let values else { return -1 }
@@ -186,6 +170,100 @@ public struct InternedEvent: TrackedEvent, Sendable {
         removedCount = list(removed)
         boundCount = list(bound)
         changedCount = list(changed)
+    }
+
+    /// An event whose envelope and payload members (``payloadSlots(of:)``) a reader has
+    /// already interned: `lists` holds `removed`, then `bound`, then `changed`, each as long
+    /// as its count says (-1: absent or not an array). `payload` is the whole payload of a
+    /// `session.start`, nil for other kinds.
+    public init(seq: UInt64, wallNanoseconds: Int64, monotonicNanoseconds: UInt64, session: Int32, sessionSeq: UInt64, kind: EventKind,
+                cause: UInt64?, subject: NameID, screen: NameID?, parent: NameID?, member: NameID?, root: NameID?, content: NameID?,
+                level: Int64?, lists: [NameID], removedCount: Int32, boundCount: Int32, changedCount: Int32,
+                payload: JSONValue?, snapshotFingerprints: SnapshotFingerprints?) {
+        self.seq = seq
+        self.wallNanoseconds = wallNanoseconds
+        self.monotonicNanoseconds = monotonicNanoseconds
+        self.session = session
+        self.sessionSeq = sessionSeq
+        self.kind = kind
+        self.cause = cause
+        self.subjectName = subject
+        self.screenName = screen
+        self.parentName = parent
+        self.member = member
+        self.memberKey = Self.memberKey(of: kind)
+        self.root = root
+        self.content = content
+        self.payloadLevel = level
+        self.lists = lists
+        self.removedCount = removedCount
+        self.boundCount = boundCount
+        self.changedCount = changedCount
+        self.payload = payload
+        self.snapshotFingerprints = snapshotFingerprints
+    }
+
+    /// Where each payload member the trackers read goes in an ``InternedEvent``.
+    public enum PayloadSlot: Sendable, Equatable {
+        /// The kind's one string member (``PayloadMember``): `stack`, `to`, `tabs`, `child`,
+        /// `outcome`, `app` or `viewmodel`.
+        case member
+        case root
+        case content
+        /// String lists.
+        case removed, bound, changed
+        /// `screen.dismiss`'s `level`, an integer.
+        case level
+        /// `viewmodel.change`'s snapshot and the one before, read only for their
+        /// ``snapshotFingerprints``.
+        case snapshot, previous
+    }
+
+    /// The payload members of `kind` that the trackers read, and where each goes: the one
+    /// definition of what an ``InternedEvent`` keeps, for ``init(_:session:names:digestedSnapshots:)``
+    /// and for a journal reader that decodes these members alone. Empty for kinds whose
+    /// payload nothing reads. (A `session.start` also keeps its whole payload.)
+    public static func payloadSlots(of kind: EventKind) -> [(key: String, slot: PayloadSlot)] {
+        switch kind {
+        case .screenPush: SlotTables.push
+        case .screenPresent, .windowRoot: SlotTables.shown
+        case .screenPop: SlotTables.pop
+        case .screenDismiss: SlotTables.dismiss
+        case .tabSelect: SlotTables.tabSelect
+        case .coordinatorCoordinate: SlotTables.coordinate
+        case .screenReady: SlotTables.ready
+        case .sessionStart: SlotTables.sessionStart
+        case .viewModelChange: SlotTables.viewModelChange
+        default: []
+        }
+    }
+
+    /// The tables ``payloadSlots(of:)`` hands out, made once.
+    private enum SlotTables {
+        static let shown: [(key: String, slot: PayloadSlot)] = [("root", .root), ("content", .content), ("removed", .removed), ("bound", .bound)]
+        static let push = [("stack", PayloadSlot.member)] + shown
+        static let pop: [(key: String, slot: PayloadSlot)] = [("stack", .member)]
+        static let dismiss: [(key: String, slot: PayloadSlot)] = [("to", .member), ("removed", .removed), ("level", .level)]
+        static let tabSelect: [(key: String, slot: PayloadSlot)] = [("tabs", .member)]
+        static let coordinate: [(key: String, slot: PayloadSlot)] = [("child", .member)]
+        static let ready: [(key: String, slot: PayloadSlot)] = [("outcome", .member)]
+        static let sessionStart: [(key: String, slot: PayloadSlot)] = [("app", .member)]
+        static let viewModelChange: [(key: String, slot: PayloadSlot)] =
+            [("viewmodel", .member), ("changed", .changed), ("snapshot", .snapshot), ("previous", .previous)]
+    }
+
+    /// Which ``PayloadMember`` the kind's ``PayloadSlot/member`` is.
+    static func memberKey(of kind: EventKind) -> PayloadMember? {
+        switch kind {
+        case .screenPush, .screenPop: .stack
+        case .screenDismiss: .to
+        case .tabSelect: .tabs
+        case .coordinatorCoordinate: .child
+        case .screenReady: .outcome
+        case .sessionStart: .app
+        case .viewModelChange: .viewModel
+        default: nil
+        }
     }
 
     @inlinable

@@ -170,7 +170,7 @@ final class JournalFileReader {
         if blockRow == nil {
             do { blockRow = try Self.prepareBlockRow(in: file) } catch { throw JournalError.wrapping(error, path: path) }
         }
-        let planned = readsAllPayloads ? nil : try plannedReadings()
+        let planned = try plannedReadings()
         var stored: [StoredBlock] = []
         var rowError: (any Error)?
         for block in blocks {
@@ -203,7 +203,6 @@ final class JournalFileReader {
         var state = interning
         defer { interning = state }
         let noName = names.id(of: "")
-        let plan: ((Int64) throws -> EventBlock.PayloadReading)? = readsAllPayloads ? nil : payloadReading(ofKind:)
         var events: [InternedEvent] = []
         var scannedThrough: UInt64?
         for position in page.blocks.indices {
@@ -217,8 +216,10 @@ final class JournalFileReader {
                 case .unplanned:
                     // A kind new since the plan was made: decode the block again here, where
                     // its reading can be worked out.
-                    block = DecodedBlock(try Self.decode(page.stored[position], inflater: inflater, values: values, plan: plan),
-                                         viewModelKind: viewModelKind, digested: digestsSnapshots)
+                    let projector = page.decoders[position].projector
+                    block = DecodedBlock(try Self.decode(page.stored[position], inflater: inflater, values: values, plan: internedReading(ofKind:),
+                                                         projector: projector),
+                                         projector: projector, viewModelKind: viewModelKind, digested: digestsSnapshots)
                 case nil:
                     throw page.rowError ?? JournalError.damagedBlock(path: path, firstSeq: page.after + 1, lastSeq: page.lastSeq,
                                                                       reason: "block \(page.blocks[position].id) was not read")
@@ -228,7 +229,7 @@ final class JournalFileReader {
                 if events.isEmpty { events.reserveCapacity(columns.count * (page.blocks.count - position)) }
                 do {
                     for index in 0..<columns.count where columns.seq[index] > page.after {
-                        try intern(index, of: columns, fingerprints: block.fingerprints[index], blockID: page.blocks[position].id,
+                        try intern(index, of: block, blockID: page.blocks[position].id,
                                    noName: noName, state: &state, names: &names, newSessions: &newSessions, into: &events)
                     }
                 } catch {
@@ -253,6 +254,7 @@ final class JournalFileReader {
     final class Decoder: @unchecked Sendable {
         let inflater: Inflater
         let values = DecodedValueCache()
+        let projector = PayloadProjector()
         init() throws {
             inflater = try Inflater(format: .raw)
         }
@@ -261,16 +263,16 @@ final class JournalFileReader {
     /// Decoders of pages handed out, for the next ones.
     private var freeDecoders: [Decoder] = []
 
-    /// How payloads are read, by kind id, worked out ahead for every kind the file has now:
-    /// decoding threads must not reach for the connection, and a block with a kind new since
-    /// then is decoded again on the reading thread.
+    /// How payloads are read, by kind id (``internedReading(ofKind:)``), worked out ahead for
+    /// every kind the file has now: decoding threads must not reach for the connection, and a
+    /// block with a kind new since then is decoded again on the reading thread.
     private func plannedReadings() throws -> [EventBlock.PayloadReading?] {
         var names: [Int64: String] = [:]
         try file.loadKinds(into: &names)
         if viewModelKind == nil { viewModelKind = names.first { $0.value == EventKind.viewModelChange.rawValue }?.key }
         for id in names.keys where id >= 0 && id < EventBlock.denseKindIDs {
             if planned.count <= id { planned += [EventBlock.PayloadReading?](repeating: nil, count: Int(id) + 1 - planned.count) }
-            if planned[Int(id)] == nil { planned[Int(id)] = try payloadReading(ofKind: id) }
+            if planned[Int(id)] == nil { planned[Int(id)] = try internedReading(ofKind: id) }
         }
         return planned
     }
@@ -351,27 +353,34 @@ final class JournalFileReader {
                 }
             }
             do {
+                let decoder = decoders[index]
                 return .decoded(DecodedBlock(
-                    try JournalFileReader.decode(stored[index], inflater: decoders[index].inflater, values: decoders[index].values, plan: plan),
-                    viewModelKind: viewModelKind, digested: digested))
+                    try JournalFileReader.decode(stored[index], inflater: decoder.inflater, values: decoder.values, plan: plan,
+                                                 projector: decoder.projector),
+                    projector: decoder.projector, viewModelKind: viewModelKind, digested: digested))
             } catch {
                 return isUnplanned ? .unplanned : .failed(error)
             }
         }
     }
 
-    /// A block's columns, with the ``InternedEvent/snapshotFingerprints`` of its view-model
-    /// changes worked out where it was decoded.
+    /// A block's columns, with the payloads its decoder projected (``PayloadProjector``) and
+    /// the ``InternedEvent/snapshotFingerprints`` of its view-model changes, worked out where
+    /// it was decoded.
     struct DecodedBlock {
         var columns: EventBlock.Columns
-        /// By event: its snapshots' fingerprints, for a `viewmodel.change`.
-        var fingerprints: [SnapshotFingerprints?]
+        /// Its ``PayloadProjector/events`` are this block's until the block is interned.
+        let projector: PayloadProjector
+        /// By event: its snapshots' fingerprints, for a `viewmodel.change` whose payload was
+        /// read as its value; empty when there are none.
+        var fingerprints: [SnapshotFingerprints?] = []
 
-        init(_ columns: EventBlock.Columns, viewModelKind: Int64?, digested: Bool) {
+        init(_ columns: EventBlock.Columns, projector: PayloadProjector, viewModelKind: Int64?, digested: Bool) {
             self.columns = columns
-            fingerprints = [SnapshotFingerprints?](repeating: nil, count: columns.count)
+            self.projector = projector
             guard let viewModelKind else { return }
-            for index in 0..<columns.count where columns.kind[index] == viewModelKind {
+            for index in 0..<columns.count where columns.kind[index] == viewModelKind && !projector.events[index].isProjected {
+                if fingerprints.isEmpty { fingerprints = [SnapshotFingerprints?](repeating: nil, count: columns.count) }
                 fingerprints[index] = InternedEvent.snapshotFingerprints(ofPayload: columns.payload[index], digested: digested)
             }
         }
@@ -399,9 +408,9 @@ final class JournalFileReader {
 
     /// Appends the event at `index` of `columns` to `events` as an ``InternedEvent`` unless the
     /// filter leaves it out. An envelope-only event's subject is `noName`, the empty name.
-    private func intern(_ index: Int, of columns: EventBlock.Columns, fingerprints: SnapshotFingerprints?, blockID: Int64, noName: NameID,
-                        state: inout Interning,
+    private func intern(_ index: Int, of block: DecodedBlock, blockID: Int64, noName: NameID, state: inout Interning,
                         names: inout NameTable, newSessions: inout [SessionIdentity], into events: inout [InternedEvent]) throws {
+        let columns = block.columns
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
             return .damagedBlock(path: path, firstSeq: seq, lastSeq: seq, reason: "block \(blockID) refers to \(reason)")
@@ -457,11 +466,45 @@ final class JournalFileReader {
         }
         let screenID = columns.screen[index]
         let parentID = columns.parent[index]
+        let subject = try name(columns.subject[index])
+        let screen = screenID == 0 ? nil : try name(screenID)
+        let parent = parentID == 0 ? nil : try name(parentID)
+        let projected = block.projector.events[index]
+        guard projected.isProjected else {
+            events.append(InternedEvent(
+                seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
+                sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: subject, screen: screen,
+                parent: parent, payload: columns.payload[index], names: &names, digestedSnapshots: digestsSnapshots,
+                snapshotFingerprints: block.fingerprints.isEmpty ? nil : block.fingerprints[index]))
+            return
+        }
+        // The payload's strings by their ids in the decoder's table, each looked up by name once.
+        let projector = block.projector
+        func payloadName(_ id: Int32) -> NameID? {
+            guard id >= 0 else { return nil }
+            if Int(id) >= projector.nameIDs.count {
+                projector.nameIDs += repeatElement(-1, count: projector.strings.count - projector.nameIDs.count)
+            }
+            let known = projector.nameIDs[Int(id)]
+            if known >= 0 { return NameID(rawValue: known) }
+            let interned = names.id(of: projector.strings.string(id))
+            projector.nameIDs[Int(id)] = interned.rawValue
+            return interned
+        }
+        var lists: [NameID] = []
+        let listCount = Int(max(projected.removedCount, 0) + max(projected.boundCount, 0) + max(projected.changedCount, 0))
+        if listCount > 0 {
+            lists.reserveCapacity(listCount)
+            for position in Int(projected.listStart)..<Int(projected.listStart) + listCount {
+                lists.append(payloadName(projector.lists[position])!)
+            }
+        }
         events.append(InternedEvent(
             seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
-            sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: try name(columns.subject[index]),
-            screen: screenID == 0 ? nil : try name(screenID), parent: parentID == 0 ? nil : try name(parentID),
-            payload: columns.payload[index], names: &names, digestedSnapshots: digestsSnapshots, snapshotFingerprints: fingerprints))
+            sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: subject, screen: screen,
+            parent: parent, member: payloadName(projected.member), root: payloadName(projected.root), content: payloadName(projected.content),
+            level: projected.level, lists: lists, removedCount: projected.removedCount, boundCount: projected.boundCount,
+            changedCount: projected.changedCount, payload: nil, snapshotFingerprints: projected.fingerprints))
     }
 
     private func matches(session: String, run: String, kind: EventKind, wallNanoseconds: Int64) -> Bool {
@@ -491,7 +534,7 @@ final class JournalFileReader {
     /// that needs no connection, so blocks can be decoded on several threads, each with its
     /// own `inflater` and `values`.
     static func decode(_ block: StoredBlock, inflater: Inflater, values: DecodedValueCache? = nil,
-                       plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil) throws -> EventBlock.Columns {
+                       plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil, projector: PayloadProjector? = nil) throws -> EventBlock.Columns {
         let raw: [UInt8]
         do {
             raw = try inflater.decompressAll(block.data, expectedCount: block.rawBytes, context: "inflating block \(block.id) of \(block.path)")
@@ -501,7 +544,7 @@ final class JournalFileReader {
         guard crc32Checksum(raw) == block.checksum else { throw block.damaged("CRC-32 mismatch after inflating") }
         let columns: EventBlock.Columns
         do {
-            columns = try EventBlock.decodeColumns(raw, cache: values, plan: plan)
+            columns = try EventBlock.decodeColumns(raw, cache: values, plan: plan, projector: projector)
         } catch {
             throw block.damaged("\(error)")
         }
@@ -553,6 +596,17 @@ final class JournalFileReader {
             return .skipped
         }
         return filter.digestedMembers[kind].map { .digesting($0) } ?? .values
+    }
+
+    /// How the interning reader reads payloads of kind id `id`: the members the session
+    /// trackers read (``InternedEvent/payloadSlots(of:)``) projected, nothing of kinds they
+    /// read nothing of, the whole of a `session.start`, and as ``payloadReading(ofKind:)``
+    /// says for envelope-only kinds.
+    private func internedReading(ofKind id: Int64) throws -> EventBlock.PayloadReading {
+        let reading = try payloadReading(ofKind: id)
+        guard reading != .skipped, let kind = try kind(id), kind != .sessionStart else { return reading }
+        let slots = InternedEvent.payloadSlots(of: kind)
+        return slots.isEmpty ? .skipped : .projecting(PayloadProjection(slots))
     }
 
     /// Whether events of kind id `id` come as their envelope only.

@@ -129,7 +129,7 @@ struct ByteReaderError: Error, CustomStringConvertible {
 /// Reads what ``ByteWriter`` wrote, bounds-checked throughout.
 struct ByteReader {
     let bytes: [UInt8]
-    private(set) var offset = 0
+    var offset = 0
 
     init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
@@ -345,7 +345,7 @@ struct ByteReader {
     }
 
     /// Reads a length-prefixed string as its ``JSONFingerprint``.
-    private mutating func readStringFingerprint() throws -> UInt64 {
+    mutating func readStringFingerprint() throws -> UInt64 {
         let count = try readCount()
         let start = offset
         offset += count

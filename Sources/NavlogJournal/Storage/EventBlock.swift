@@ -155,11 +155,15 @@ enum EventBlock {
     ///
     /// With `plan`, payloads are read as it says for their event's kind id (see
     /// ``PayloadReading``); it is asked once per kind id in the block.
+    ///
+    /// With a `projector`, the payloads the plan reads by a ``PayloadReading/projecting(_:)``
+    /// go there (``PayloadProjector/events``) and their column holds `null`.
     static func decodeColumns(_ bytes: [UInt8], cache: DecodedValueCache? = nil,
-                              plan: ((Int64) throws -> PayloadReading)? = nil) throws -> Columns {
+                              plan: ((Int64) throws -> PayloadReading)? = nil, projector: PayloadProjector? = nil) throws -> Columns {
         var reader = ByteReader(bytes)
         let version = try readVersion(&reader)
         let count = try reader.readCount()
+        projector?.start(count: count)
         var columns = Columns(count: count)
         let front = try readFront(&reader, count: count)
         columns.seq = front.seq
@@ -196,11 +200,16 @@ enum EventBlock {
             for kind in columns.kind where planByKind[Int(kind)] == nil { planByKind[Int(kind)] = try plan(kind) }
         }
         if version == 1 {
-            try readWholePayloads(&reader, into: &columns, planByKind: planByKind, cache: cache)
+            try readWholePayloads(&reader, into: &columns, planByKind: planByKind, cache: cache, projector: projector)
         } else {
             var payloads = try ShreddedPayloads(&reader)
             for index in payloadOrder(kinds: columns.kind, subjects: columns.subject) {
                 let reading = planByKind.isEmpty ? nil : planByKind[Int(columns.kind[index])]
+                if case .projecting(let projection) = reading, let projector {
+                    try payloads.project(kind: columns.kind[index], projection, index: index,
+                                         isViewModelChange: projection.fingerprintsSnapshots, projector: projector)
+                    continue
+                }
                 columns.payload[index] = try payloads.read(kind: columns.kind[index], reading, cache: cache)
             }
             try payloads.finish()
@@ -211,12 +220,14 @@ enum EventBlock {
 
     /// Reads version 1's whole, length-prefixed payloads.
     private static func readWholePayloads(_ reader: inout ByteReader, into columns: inout Columns, planByKind: [PayloadReading?],
-                                      cache: DecodedValueCache?) throws {
+                                      cache: DecodedValueCache?, projector: PayloadProjector?) throws {
         for index in payloadOrder(columns.subject) {
             let length = try reader.readCount()
             let end = reader.offset + length
             let reading = planByKind.isEmpty ? nil : planByKind[Int(columns.kind[index])]
-            if case .skipped = reading {
+            if case .projecting(let projection) = reading, let projector {
+                try reader.project(projection, index: index, isViewModelChange: projection.fingerprintsSnapshots, projector: projector)
+            } else if case .skipped = reading {
                 try reader.skip(length)
                 columns.payload[index] = .object([:])
             } else if case .digesting(let members) = reading {
@@ -277,6 +288,9 @@ enum EventBlock {
         case digesting([String])
         /// Not at all: the payload is left an empty object.
         case skipped
+        /// Only these members, into a ``PayloadProjector`` when the decoding has one (as
+        /// values otherwise).
+        case projecting(PayloadProjection)
     }
 
     /// A decoded block, one array per field (see ``StoredEvent`` for their meaning).

@@ -220,11 +220,16 @@ struct ShreddedPayloads {
     private var shapeMembers: [[Int]] = []
     /// The kinds whose payloads were skipped: their streams are left unread.
     private var skippedKinds: Set<Int64> = []
+    /// By stream: the index of its parent stream, -1 for a root.
+    private var parents: [Int] = []
+    /// By stream: the slot a projection puts its values in, for the members of the root
+    /// streams of the kinds projected so far (``project(kind:_:index:isViewModelChange:projector:)``).
+    private var slotOfStream: [InternedEvent.PayloadSlot?] = []
+    private var projectedRoots: Set<Int> = []
 
     /// Reads the directory at `reader`'s position and moves `reader` past the streams.
     init(_ reader: inout ByteReader) throws {
         let streamCount = try reader.readCount()
-        var parents: [Int] = []
         for index in 0..<streamCount {
             let parent = try Self.readIndex(&reader, below: index + 1)
             if parent == 0 {
@@ -288,6 +293,63 @@ struct ShreddedPayloads {
             return .object(members)
         }
         return try value(root, depth: 0, cache: cache)
+    }
+
+    /// Reads the next payload of kind `kind` as `projection` says, into event `index` of `projector`.
+    mutating func project(kind: Int64, _ projection: PayloadProjection, index: Int, isViewModelChange: Bool,
+                          projector: PayloadProjector) throws {
+        guard let root = roots[kind] else { throw ByteReaderError(offset: 0, reason: "no payload stream for kind \(kind)") }
+        if projectedRoots.insert(root).inserted {
+            if slotOfStream.isEmpty { slotOfStream = Array(repeating: nil, count: readers.count) }
+            for stream in parents.indices where parents[stream] == root {
+                slotOfStream[stream] = Array(names[stream].utf8).withUnsafeBytes { projection.slot(named: $0) }
+            }
+        }
+        guard let shape = try shape(in: root) else {
+            try readers[root].project(projection, index: index, isViewModelChange: isViewModelChange, projector: projector)
+            return
+        }
+        var reading = projector.begin()
+        for member in shapeMembers[shape] {
+            guard let slot = slotOfStream[member] else {
+                try skip(member, depth: 1)
+                continue
+            }
+            switch slot {
+            case .snapshot:
+                try digest(member, into: &projector.snapshot)
+                reading.hasSnapshot = true
+            case .previous:
+                try digest(member, into: &projector.previous)
+                reading.hasPrevious = true
+            default:
+                if let shape = try self.shape(in: member) {
+                    // An object: not a string, a list or a number.
+                    for child in shapeMembers[shape] { try skip(child, depth: 2) }
+                    reading.clear(slot)
+                } else {
+                    try readers[member].project(slot, into: &reading, projector: projector)
+                }
+            }
+        }
+        projector.finish(reading, at: index, isViewModelChange: isViewModelChange)
+    }
+
+    /// Moves past the next value of `stream`.
+    private mutating func skip(_ stream: Int, depth: Int) throws {
+        guard depth < 512 else { throw ByteReaderError(offset: readers[stream].offset, reason: "nesting too deep") }
+        guard let shape = try shape(in: stream) else { return try readers[stream].skipJSON(depth: depth) }
+        for member in shapeMembers[shape] { try skip(member, depth: depth + 1) }
+    }
+
+    /// The next value of `stream` as its digest (``digest(_:)``), into `parts`.
+    private mutating func digest(_ stream: Int, into parts: inout SnapshotFingerprints.DigestParts) throws {
+        guard let shape = try shape(in: stream) else { return try readers[stream].readDigest(into: &parts) }
+        parts.members.removeAll(keepingCapacity: true)
+        parts.isObject = true
+        for member in shapeMembers[shape] {
+            parts.members.append((nameFingerprints[member], try fingerprint(member, depth: 2)))
+        }
     }
 
     /// Throws unless every stream that was read was read to its end.

@@ -1,0 +1,310 @@
+import NavlogEvents
+
+/// The payload members of one kind that a reader wants, and where each goes
+/// (``InternedEvent/payloadSlots(of:)``): how `navlog report` reads payloads. The members are
+/// decoded straight from a block's bytes into a ``ProjectedPayload``, strings as ids of a
+/// ``PayloadStrings`` table, view-model snapshots as their fingerprints; the other members
+/// are skipped, and no `JSONValue` is built.
+struct PayloadProjection: Equatable {
+    /// The members' names, as UTF-8, and their slots, in the same order.
+    let keys: [[UInt8]]
+    let slots: [InternedEvent.PayloadSlot]
+
+    init(_ members: [(key: String, slot: InternedEvent.PayloadSlot)]) {
+        keys = members.map { Array($0.key.utf8) }
+        slots = members.map(\.slot)
+    }
+
+    /// Whether it reads a view-model change's snapshots, whose fingerprints then go with its payload.
+    var fingerprintsSnapshots: Bool { slots.contains(.snapshot) }
+
+    /// The slot of the member whose name is `name`; nil for a member not wanted.
+    func slot(named name: UnsafeRawBufferPointer) -> InternedEvent.PayloadSlot? {
+        for (index, key) in keys.enumerated() where key.count == name.count {
+            if key.withUnsafeBytes({ $0.elementsEqual(name) }) { return slots[index] }
+        }
+        return nil
+    }
+}
+
+/// What a ``PayloadProjection`` read of one payload: strings as ids of the decoder's
+/// ``PayloadStrings``, -1 when absent or not a string.
+struct ProjectedPayload {
+    /// Whether the event's payload was projected (otherwise its `JSONValue` was read, or nothing).
+    var isProjected = false
+    var member: Int32 = -1
+    var root: Int32 = -1
+    var content: Int32 = -1
+    var level: Int64?
+    /// Where the event's lists start in ``PayloadProjector/lists``: `removed`, `bound`, then
+    /// `changed`, each as long as its count says (-1: absent or not an array).
+    var listStart: Int32 = 0
+    var removedCount: Int32 = -1
+    var boundCount: Int32 = -1
+    var changedCount: Int32 = -1
+    var fingerprints: SnapshotFingerprints?
+}
+
+/// A decoder's projected payloads: one ``ProjectedPayload`` per event of the block being
+/// decoded, their lists, and the strings they name, which stay from block to block.
+///
+/// It belongs to one decoder, and so to one block at a time; the reading thread looks at it
+/// only once that block is decoded (see `JournalFileReader.Decoder`).
+final class PayloadProjector {
+    /// By event of the block: its projected payload.
+    var events: [ProjectedPayload] = []
+    var lists: [Int32] = []
+    /// The strings the payloads named, by id.
+    var strings = PayloadStrings()
+    /// By string id: its name id in the reading thread's table, -1 until looked up. Only the
+    /// reading thread touches it.
+    var nameIDs: [Int32] = []
+
+    // Scratch space reused from one event to the next.
+    var removed: [Int32] = []
+    var bound: [Int32] = []
+    var changed: [Int32] = []
+    var changedKeys: [UInt64] = []
+    var snapshot = SnapshotFingerprints.DigestParts(fingerprint: 0)
+    var previous = SnapshotFingerprints.DigestParts(fingerprint: 0)
+
+    /// Gets ready for a block of `count` events.
+    func start(count: Int) {
+        events.removeAll(keepingCapacity: true)
+        events.append(contentsOf: repeatElement(ProjectedPayload(), count: count))
+        lists.removeAll(keepingCapacity: true)
+    }
+
+    /// What one payload is being read into.
+    struct Reading {
+        var payload = ProjectedPayload()
+        var hasRemoved = false
+        var hasBound = false
+        var hasChanged = false
+        var hasSnapshot = false
+        var hasPrevious = false
+
+        /// Leaves out `slot`'s member, which is not of the form it takes.
+        mutating func clear(_ slot: InternedEvent.PayloadSlot) {
+            switch slot {
+            case .member: payload.member = -1
+            case .root: payload.root = -1
+            case .content: payload.content = -1
+            case .removed: hasRemoved = false
+            case .bound: hasBound = false
+            case .changed: hasChanged = false
+            case .level: payload.level = nil
+            case .snapshot: hasSnapshot = false
+            case .previous: hasPrevious = false
+            }
+        }
+    }
+
+    func begin() -> Reading {
+        removed.removeAll(keepingCapacity: true)
+        bound.removeAll(keepingCapacity: true)
+        changed.removeAll(keepingCapacity: true)
+        changedKeys.removeAll(keepingCapacity: true)
+        return Reading()
+    }
+
+    /// Stores what `reading` gathered as event `index`'s payload.
+    func finish(_ reading: Reading, at index: Int, isViewModelChange: Bool) {
+        var payload = reading.payload
+        payload.isProjected = true
+        payload.listStart = Int32(lists.count)
+        if reading.hasRemoved {
+            payload.removedCount = Int32(removed.count)
+            lists += removed
+        }
+        if reading.hasBound {
+            payload.boundCount = Int32(bound.count)
+            lists += bound
+        }
+        if reading.hasChanged {
+            payload.changedCount = Int32(changed.count)
+            lists += changed
+        }
+        if isViewModelChange {
+            // As `InternedEvent.snapshotFingerprints(ofPayload:digested:)` works them out.
+            payload.fingerprints = SnapshotFingerprints(snapshot: reading.hasSnapshot ? snapshot : nil,
+                                                        previous: reading.hasPrevious ? previous : nil,
+                                                        changedKeys: changedKeys)
+        }
+        events[index] = payload
+    }
+}
+
+/// Strings by their UTF-8 bytes, each given the next id once: a decoder's table of the names
+/// payloads hold, looked up by a hash of the bytes rather than by building a `String`.
+struct PayloadStrings {
+    private var bytes: [UInt8] = []
+    /// By id: where its bytes start in `bytes`, and how many.
+    private var ranges: [(start: Int, count: Int)] = []
+    /// Open addressing: each slot holds an id + 1, or 0 when empty.
+    private var slots = [Int32](repeating: 0, count: 1024)
+    private var hashes: [UInt64] = []
+
+    var count: Int { ranges.count }
+
+    /// The id of the string whose UTF-8 bytes are `text`, added when new.
+    mutating func id(of text: UnsafeRawBufferPointer) -> Int32 {
+        let hash = DecodedValueCache.hash(text)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash >> 20) & mask
+        while slots[slot] != 0 {
+            let id = Int(slots[slot] - 1)
+            if hashes[id] == hash, ranges[id].count == text.count,
+                bytes.withUnsafeBytes({ UnsafeRawBufferPointer(rebasing: $0[ranges[id].start..<ranges[id].start + text.count]).elementsEqual(text) })
+            {
+                return Int32(id)
+            }
+            slot = (slot + 1) & mask
+        }
+        let id = Int32(ranges.count)
+        ranges.append((bytes.count, text.count))
+        hashes.append(hash)
+        bytes.append(contentsOf: text)
+        slots[slot] = id + 1
+        if ranges.count * 2 > slots.count { grow() }
+        return id
+    }
+
+    /// The string with id `id`.
+    func string(_ id: Int32) -> String {
+        let range = ranges[Int(id)]
+        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range.start..<range.start + range.count]), as: UTF8.self) }
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: 0, count: slots.count * 2)
+        let mask = slots.count - 1
+        for id in hashes.indices {
+            var slot = Int(truncatingIfNeeded: hashes[id] >> 20) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(id + 1)
+        }
+    }
+}
+
+extension ByteReader {
+    /// Reads one value where `slot` wants it, or moves past it when it is not of the form the
+    /// slot takes (as ``InternedEvent/init(_:session:names:digestedSnapshots:)`` leaves out a
+    /// member that is not a string, a list or an integer).
+    mutating func project(_ slot: InternedEvent.PayloadSlot, into reading: inout PayloadProjector.Reading, projector: PayloadProjector) throws {
+        guard offset < bytes.count else { throw ByteReaderError(offset: offset, reason: "unexpected end", isUnexpectedEnd: true) }
+        let tag = bytes[offset]
+        switch slot {
+        case .member, .root, .content:
+            let id: Int32 = tag == 5 ? try readStringID(projector) : -1
+            if tag != 5 { try skipJSON() }
+            switch slot {
+            case .member: reading.payload.member = id
+            case .root: reading.payload.root = id
+            default: reading.payload.content = id
+            }
+        case .removed:
+            reading.hasRemoved = try readList(into: &projector.removed, projector: projector, keys: nil)
+        case .bound:
+            reading.hasBound = try readList(into: &projector.bound, projector: projector, keys: nil)
+        case .changed:
+            reading.hasChanged = try readList(into: &projector.changed, projector: projector, keys: &projector.changedKeys)
+        case .level:
+            switch tag {
+            case 3:
+                offset += 1
+                reading.payload.level = try readSigned()
+            case 4:
+                offset += 1
+                reading.payload.level = JSONValue.double(try readDouble()).intValue
+            default:
+                try skipJSON()
+                reading.payload.level = nil
+            }
+        case .snapshot:
+            try readDigest(into: &projector.snapshot)
+            reading.hasSnapshot = true
+        case .previous:
+            try readDigest(into: &projector.previous)
+            reading.hasPrevious = true
+        }
+    }
+
+    /// Reads a whole payload (not shredded) as `projection` says.
+    mutating func project(_ projection: PayloadProjection, index: Int, isViewModelChange: Bool, projector: PayloadProjector) throws {
+        var reading = projector.begin()
+        guard offset < bytes.count, bytes[offset] == 7 else {
+            try skipJSON()
+            projector.finish(reading, at: index, isViewModelChange: isViewModelChange)
+            return
+        }
+        offset += 1
+        for _ in 0..<(try readCount()) {
+            let length = try readCount()
+            let start = offset
+            offset += length
+            let slot = bytes.withUnsafeBytes { projection.slot(named: UnsafeRawBufferPointer(rebasing: $0[start..<start + length])) }
+            if let slot { try project(slot, into: &reading, projector: projector) } else { try skipJSON(depth: 1) }
+        }
+        projector.finish(reading, at: index, isViewModelChange: isViewModelChange)
+    }
+
+    /// Reads a list of strings into `list` (its other elements left out) and returns true; for
+    /// a value that is not an array, moves past it and returns false. With `keys`, the distinct
+    /// ``JSONFingerprint``s of the strings go there too.
+    private mutating func readList(into list: inout [Int32], projector: PayloadProjector, keys: UnsafeMutablePointer<[UInt64]>?) throws -> Bool {
+        list.removeAll(keepingCapacity: true)
+        keys?.pointee.removeAll(keepingCapacity: true)
+        guard bytes[offset] == 6 else {
+            try skipJSON()
+            return false
+        }
+        offset += 1
+        for _ in 0..<(try readCount()) {
+            guard offset < bytes.count, bytes[offset] == 5 else {
+                try skipJSON(depth: 1)
+                continue
+            }
+            let range = try readStringRange()
+            bytes.withUnsafeBytes { all in
+                let text = UnsafeRawBufferPointer(rebasing: all[range])
+                list.append(projector.strings.id(of: text))
+                if let keys {
+                    let key = JSONFingerprint.ofASCII(text) ?? JSONFingerprint.of(String(decoding: text, as: UTF8.self))
+                    if !keys.pointee.contains(key) { keys.pointee.append(key) }
+                }
+            }
+        }
+        return true
+    }
+
+    /// Reads a string value (its tag at `offset`) and returns where its UTF-8 bytes are.
+    private mutating func readStringRange() throws -> Range<Int> {
+        offset += 1
+        let count = try readCount()
+        defer { offset += count }
+        return offset..<offset + count
+    }
+
+    /// Reads a string value (its tag at `offset`) as its id in the projector's strings.
+    mutating func readStringID(_ projector: PayloadProjector) throws -> Int32 {
+        let range = try readStringRange()
+        return bytes.withUnsafeBytes { projector.strings.id(of: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Reads one value as its digest (``readDigest()``) into `parts`, reusing its storage.
+    mutating func readDigest(into parts: inout SnapshotFingerprints.DigestParts) throws {
+        parts.members.removeAll(keepingCapacity: true)
+        guard offset < bytes.count, bytes[offset] == 7 else {
+            parts.isObject = false
+            parts.fingerprint = try readFingerprint(depth: 1)
+            return
+        }
+        offset += 1
+        parts.isObject = true
+        for _ in 0..<(try readCount()) {
+            let key = try readStringFingerprint()
+            parts.members.append((key, try readFingerprint(depth: 2)))
+        }
+    }
+}
