@@ -139,8 +139,8 @@ final class PayloadProjectionTests: XCTestCase {
         }
         var results: [[String]] = []
         for version: UInt8 in [1, 2] {
-            let projector = PayloadProjector()
-            _ = try EventBlock.decodeColumns(EventBlock.encode(stored, version: version), cache: DecodedValueCache(), plan: plan, projector: projector)
+            var projector = PayloadProjector()
+            _ = try EventBlock.decodeColumns(EventBlock.encode(stored, version: version), cache: DecodedValueCache(), plan: plan, projector: &projector)
             results.append(projector.events.map { event in
                 func text(_ id: Int32) -> String { id < 0 ? "-" : projector.strings.string(id) }
                 let lists = projector.lists[Int(event.listStart)...].prefix(Int(max(event.removedCount, 0) + max(event.boundCount, 0) + max(event.changedCount, 0)))
@@ -172,7 +172,8 @@ final class PayloadProjectionTests: XCTestCase {
                 damaged[position] = UInt8(truncatingIfNeeded: generator.next())
             }
             do {
-                _ = try EventBlock.decodeColumns(damaged, cache: DecodedValueCache(), plan: plan, projector: PayloadProjector())
+                var projector = PayloadProjector()
+                _ = try EventBlock.decodeColumns(damaged, cache: DecodedValueCache(), plan: plan, projector: &projector)
             } catch {
                 refused += 1
             }

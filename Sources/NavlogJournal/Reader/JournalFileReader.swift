@@ -216,10 +216,10 @@ final class JournalFileReader {
                 case .unplanned:
                     // A kind new since the plan was made: decode the block again here, where
                     // its reading can be worked out.
-                    let projector = page.decoders[position].projector
+                    let decoder = page.decoders[position]
                     block = DecodedBlock(try Self.decode(page.stored[position], inflater: inflater, values: values, plan: internedReading(ofKind:),
-                                                         projector: projector),
-                                         projector: projector, viewModelKind: viewModelKind, digested: digestsSnapshots)
+                                                         projector: &decoder.projector),
+                                         decoder: decoder, viewModelKind: viewModelKind, digested: digestsSnapshots)
                 case nil:
                     throw page.rowError ?? JournalError.damagedBlock(path: path, firstSeq: page.after + 1, lastSeq: page.lastSeq,
                                                                       reason: "block \(page.blocks[position].id) was not read")
@@ -227,10 +227,13 @@ final class JournalFileReader {
                 let columns = block.columns
                 let count = events.count
                 if events.isEmpty { events.reserveCapacity(columns.count * (page.blocks.count - position)) }
+                // The decoder's name ids in a local copy for the block, given back after it.
+                var payloadNames = ProjectedNames(block.decoder)
+                defer { payloadNames.giveBack() }
                 do {
                     for index in 0..<columns.count where columns.seq[index] > page.after {
-                        try intern(index, of: block, blockID: page.blocks[position].id,
-                                   noName: noName, state: &state, names: &names, newSessions: &newSessions, into: &events)
+                        try intern(index, of: block, blockID: page.blocks[position].id, noName: noName, state: &state,
+                                   payloadNames: &payloadNames, names: &names, newSessions: &newSessions, into: &events)
                     }
                 } catch {
                     // None of a damaged block's events is handed out.
@@ -254,9 +257,47 @@ final class JournalFileReader {
     final class Decoder: @unchecked Sendable {
         let inflater: Inflater
         let values = DecodedValueCache()
-        let projector = PayloadProjector()
+        /// What the decoder's block projected; lent to the decoding whole, and read by the
+        /// reading thread only once the block is decoded.
+        var projector = PayloadProjector()
+        /// By id of the projector's strings: its id in the reading thread's names, -1 until
+        /// looked up. Only the reading thread touches it.
+        var nameIDs: [Int32] = []
         init() throws {
             inflater = try Inflater(format: .raw)
+        }
+    }
+
+    /// A decoder's projected strings and lists, and the ids their strings have in the reading
+    /// thread's names (each looked up by name once), taken out of the decoder for one block.
+    struct ProjectedNames {
+        let decoder: Decoder
+        let strings: PayloadStrings
+        let lists: [Int32]
+        /// By string id: its name id, -1 until looked up.
+        private var ids: [Int32] = []
+
+        init(_ decoder: Decoder) {
+            self.decoder = decoder
+            strings = decoder.projector.strings
+            lists = decoder.projector.lists
+            swap(&ids, &decoder.nameIDs)
+        }
+
+        /// The name of string `id`; nil for -1, no string.
+        mutating func name(_ id: Int32, in names: inout NameTable) -> NameID? {
+            guard id >= 0 else { return nil }
+            if Int(id) >= ids.count { ids += repeatElement(-1, count: strings.count - ids.count) }
+            let known = ids[Int(id)]
+            if known >= 0 { return NameID(rawValue: known) }
+            let interned = names.id(of: strings.string(id))
+            ids[Int(id)] = interned.rawValue
+            return interned
+        }
+
+        /// Puts the ids back in the decoder, for its next block.
+        mutating func giveBack() {
+            swap(&ids, &decoder.nameIDs)
         }
     }
 
@@ -356,8 +397,8 @@ final class JournalFileReader {
                 let decoder = decoders[index]
                 return .decoded(DecodedBlock(
                     try JournalFileReader.decode(stored[index], inflater: decoder.inflater, values: decoder.values, plan: plan,
-                                                 projector: decoder.projector),
-                    projector: decoder.projector, viewModelKind: viewModelKind, digested: digested))
+                                                 projector: &decoder.projector),
+                    decoder: decoder, viewModelKind: viewModelKind, digested: digested))
             } catch {
                 return isUnplanned ? .unplanned : .failed(error)
             }
@@ -369,17 +410,20 @@ final class JournalFileReader {
     /// it was decoded.
     struct DecodedBlock {
         var columns: EventBlock.Columns
-        /// Its ``PayloadProjector/events`` are this block's until the block is interned.
-        let projector: PayloadProjector
+        /// The decoder, whose projector holds this block's projected payloads until the block is interned.
+        let decoder: Decoder
+        /// By event: its projected payload; empty when the block projected none.
+        let projected: [ProjectedPayload]
         /// By event: its snapshots' fingerprints, for a `viewmodel.change` whose payload was
         /// read as its value; empty when there are none.
         var fingerprints: [SnapshotFingerprints?] = []
 
-        init(_ columns: EventBlock.Columns, projector: PayloadProjector, viewModelKind: Int64?, digested: Bool) {
+        init(_ columns: EventBlock.Columns, decoder: Decoder, viewModelKind: Int64?, digested: Bool) {
             self.columns = columns
-            self.projector = projector
+            self.decoder = decoder
+            projected = decoder.projector.events
             guard let viewModelKind else { return }
-            for index in 0..<columns.count where columns.kind[index] == viewModelKind && !projector.events[index].isProjected {
+            for index in 0..<columns.count where columns.kind[index] == viewModelKind && !(projected.isEmpty ? false : projected[index].isProjected) {
                 if fingerprints.isEmpty { fingerprints = [SnapshotFingerprints?](repeating: nil, count: columns.count) }
                 fingerprints[index] = InternedEvent.snapshotFingerprints(ofPayload: columns.payload[index], digested: digested)
             }
@@ -409,7 +453,7 @@ final class JournalFileReader {
     /// Appends the event at `index` of `columns` to `events` as an ``InternedEvent`` unless the
     /// filter leaves it out. An envelope-only event's subject is `noName`, the empty name.
     private func intern(_ index: Int, of block: DecodedBlock, blockID: Int64, noName: NameID, state: inout Interning,
-                        names: inout NameTable, newSessions: inout [SessionIdentity], into events: inout [InternedEvent]) throws {
+                        payloadNames: inout ProjectedNames, names: inout NameTable, newSessions: inout [SessionIdentity], into events: inout [InternedEvent]) throws {
         let columns = block.columns
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
@@ -469,8 +513,7 @@ final class JournalFileReader {
         let subject = try name(columns.subject[index])
         let screen = screenID == 0 ? nil : try name(screenID)
         let parent = parentID == 0 ? nil : try name(parentID)
-        let projected = block.projector.events[index]
-        guard projected.isProjected else {
+        guard !block.projected.isEmpty, block.projected[index].isProjected else {
             events.append(InternedEvent(
                 seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
                 sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: subject, screen: screen,
@@ -478,25 +521,14 @@ final class JournalFileReader {
                 snapshotFingerprints: block.fingerprints.isEmpty ? nil : block.fingerprints[index]))
             return
         }
-        // The payload's strings by their ids in the decoder's table, each looked up by name once.
-        let projector = block.projector
-        func payloadName(_ id: Int32) -> NameID? {
-            guard id >= 0 else { return nil }
-            if Int(id) >= projector.nameIDs.count {
-                projector.nameIDs += repeatElement(-1, count: projector.strings.count - projector.nameIDs.count)
-            }
-            let known = projector.nameIDs[Int(id)]
-            if known >= 0 { return NameID(rawValue: known) }
-            let interned = names.id(of: projector.strings.string(id))
-            projector.nameIDs[Int(id)] = interned.rawValue
-            return interned
-        }
+        let projected = block.projected[index]
+        func payloadName(_ id: Int32) -> NameID? { payloadNames.name(id, in: &names) }
         var lists: [NameID] = []
         let listCount = Int(max(projected.removedCount, 0) + max(projected.boundCount, 0) + max(projected.changedCount, 0))
         if listCount > 0 {
             lists.reserveCapacity(listCount)
             for position in Int(projected.listStart)..<Int(projected.listStart) + listCount {
-                lists.append(payloadName(projector.lists[position])!)
+                lists.append(payloadName(payloadNames.lists[position])!)
             }
         }
         events.append(InternedEvent(
@@ -534,7 +566,14 @@ final class JournalFileReader {
     /// that needs no connection, so blocks can be decoded on several threads, each with its
     /// own `inflater` and `values`.
     static func decode(_ block: StoredBlock, inflater: Inflater, values: DecodedValueCache? = nil,
-                       plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil, projector: PayloadProjector? = nil) throws -> EventBlock.Columns {
+                       plan: ((Int64) throws -> EventBlock.PayloadReading)? = nil) throws -> EventBlock.Columns {
+        var projector = PayloadProjector()
+        return try decode(block, inflater: inflater, values: values, plan: plan, projector: &projector)
+    }
+
+    /// ``decode(_:inflater:values:plan:)``, projecting payloads into `projector` as the plan says.
+    static func decode(_ block: StoredBlock, inflater: Inflater, values: DecodedValueCache?,
+                       plan: ((Int64) throws -> EventBlock.PayloadReading)?, projector: inout PayloadProjector) throws -> EventBlock.Columns {
         let raw: [UInt8]
         do {
             raw = try inflater.decompressAll(block.data, expectedCount: block.rawBytes, context: "inflating block \(block.id) of \(block.path)")
@@ -544,7 +583,7 @@ final class JournalFileReader {
         guard crc32Checksum(raw) == block.checksum else { throw block.damaged("CRC-32 mismatch after inflating") }
         let columns: EventBlock.Columns
         do {
-            columns = try EventBlock.decodeColumns(raw, cache: values, plan: plan, projector: projector)
+            columns = try EventBlock.decodeColumns(raw, cache: values, plan: plan, projector: &projector)
         } catch {
             throw block.damaged("\(error)")
         }

@@ -156,14 +156,22 @@ enum EventBlock {
     /// With `plan`, payloads are read as it says for their event's kind id (see
     /// ``PayloadReading``); it is asked once per kind id in the block.
     ///
-    /// With a `projector`, the payloads the plan reads by a ``PayloadReading/projecting(_:)``
-    /// go there (``PayloadProjector/events``) and their column holds `null`.
+    /// What the plan reads by a ``PayloadReading/projecting(_:)`` goes to a projector of its
+    /// own, which this throws away: a reader that projects gives its own to the variant below.
     static func decodeColumns(_ bytes: [UInt8], cache: DecodedValueCache? = nil,
-                              plan: ((Int64) throws -> PayloadReading)? = nil, projector: PayloadProjector? = nil) throws -> Columns {
+                              plan: ((Int64) throws -> PayloadReading)? = nil) throws -> Columns {
+        var projector = PayloadProjector()
+        return try decodeColumns(bytes, cache: cache, plan: plan, projector: &projector)
+    }
+
+    /// ``decodeColumns(_:cache:plan:)``, with the payloads the plan reads by a
+    /// ``PayloadReading/projecting(_:)`` decoded into `projector`.
+    static func decodeColumns(_ bytes: [UInt8], cache: DecodedValueCache?, plan: ((Int64) throws -> PayloadReading)?,
+                              projector: inout PayloadProjector) throws -> Columns {
         var reader = ByteReader(bytes)
         let version = try readVersion(&reader)
         let count = try reader.readCount()
-        projector?.start(count: count)
+        projector.start(count: count)
         var columns = Columns(count: count)
         let front = try readFront(&reader, count: count)
         columns.seq = front.seq
@@ -200,14 +208,14 @@ enum EventBlock {
             for kind in columns.kind where planByKind[Int(kind)] == nil { planByKind[Int(kind)] = try plan(kind) }
         }
         if version == 1 {
-            try readWholePayloads(&reader, into: &columns, planByKind: planByKind, cache: cache, projector: projector)
+            try readWholePayloads(&reader, into: &columns, planByKind: planByKind, cache: cache, projector: &projector)
         } else {
             var payloads = try ShreddedPayloads(&reader)
             for index in payloadOrder(kinds: columns.kind, subjects: columns.subject) {
                 let reading = planByKind.isEmpty ? nil : planByKind[Int(columns.kind[index])]
-                if case .projecting(let projection) = reading, let projector {
+                if case .projecting(let projection) = reading {
                     try payloads.project(kind: columns.kind[index], projection, index: index,
-                                         isViewModelChange: projection.fingerprintsSnapshots, projector: projector)
+                                         isViewModelChange: projection.fingerprintsSnapshots, projector: &projector)
                     continue
                 }
                 columns.payload[index] = try payloads.read(kind: columns.kind[index], reading, cache: cache)
@@ -220,13 +228,13 @@ enum EventBlock {
 
     /// Reads version 1's whole, length-prefixed payloads.
     private static func readWholePayloads(_ reader: inout ByteReader, into columns: inout Columns, planByKind: [PayloadReading?],
-                                      cache: DecodedValueCache?, projector: PayloadProjector?) throws {
+                                      cache: DecodedValueCache?, projector: inout PayloadProjector) throws {
         for index in payloadOrder(columns.subject) {
             let length = try reader.readCount()
             let end = reader.offset + length
             let reading = planByKind.isEmpty ? nil : planByKind[Int(columns.kind[index])]
-            if case .projecting(let projection) = reading, let projector {
-                try reader.project(projection, index: index, isViewModelChange: projection.fingerprintsSnapshots, projector: projector)
+            if case .projecting(let projection) = reading {
+                try reader.project(projection, index: index, isViewModelChange: projection.fingerprintsSnapshots, projector: &projector)
             } else if case .skipped = reading {
                 try reader.skip(length)
                 columns.payload[index] = .object([:])
@@ -288,8 +296,8 @@ enum EventBlock {
         case digesting([String])
         /// Not at all: the payload is left an empty object.
         case skipped
-        /// Only these members, into a ``PayloadProjector`` when the decoding has one (as
-        /// values otherwise).
+        /// Only these members, into the decoding's ``PayloadProjector``; the payload column
+        /// holds `null`.
         case projecting(PayloadProjection)
     }
 

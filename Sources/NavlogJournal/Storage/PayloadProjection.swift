@@ -6,22 +6,72 @@ import NavlogEvents
 /// ``PayloadStrings`` table, view-model snapshots as their fingerprints; the other members
 /// are skipped, and no `JSONValue` is built.
 struct PayloadProjection: Equatable {
-    /// The members' names, as UTF-8, and their slots, in the same order.
-    let keys: [[UInt8]]
-    let slots: [InternedEvent.PayloadSlot]
+    /// One member name of the vocabulary: its UTF-8 bytes in two little-endian words (names
+    /// are at most 16 bytes), the name's length, and its slot.
+    private struct Key: Equatable {
+        var low: UInt64
+        var high: UInt64
+        var length: Int
+        var slot: InternedEvent.PayloadSlot
 
-    init(_ members: [(key: String, slot: InternedEvent.PayloadSlot)]) {
-        keys = members.map { Array($0.key.utf8) }
-        slots = members.map(\.slot)
+        init(name: String, slot: InternedEvent.PayloadSlot) {
+            let bytes = Array(name.utf8)
+            precondition(bytes.count <= 16, "member names are at most 16 bytes")
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyBytes(from: bytes) }
+            low = UInt64(littleEndian: words.0)
+            high = UInt64(littleEndian: words.1)
+            length = bytes.count
+            self.slot = slot
+        }
     }
 
+    /// Every member any kind's projection takes (``InternedEvent/payloadSlots(of:)``): a
+    /// projection is a set of them, so copying one for every event costs a word.
+    private static let vocabulary: [Key] = {
+        var keys: [Key] = []
+        for kind in EventKind.allKnown {
+            for member in InternedEvent.payloadSlots(of: kind) {
+                let key = Key(name: member.key, slot: member.slot)
+                if !keys.contains(key) { keys.append(key) }
+            }
+        }
+        precondition(keys.count <= 32, "a projection's vocabulary holds at most 32 members")
+        return keys
+    }()
+
+    /// The members taken, as bits of their places in ``vocabulary``.
+    private let members: UInt32
     /// Whether it reads a view-model change's snapshots, whose fingerprints then go with its payload.
-    var fingerprintsSnapshots: Bool { slots.contains(.snapshot) }
+    let fingerprintsSnapshots: Bool
+
+    /// The projection onto `members`, which are members of some kind's ``InternedEvent/payloadSlots(of:)``.
+    init(_ members: [(key: String, slot: InternedEvent.PayloadSlot)]) {
+        var bits: UInt32 = 0
+        for member in members {
+            let key = Key(name: member.key, slot: member.slot)
+            guard let place = Self.vocabulary.firstIndex(of: key) else {
+                preconditionFailure("\(member.key) is no kind's payload slot")
+            }
+            bits |= 1 << UInt32(place)
+        }
+        self.members = bits
+        fingerprintsSnapshots = members.contains { $0.slot == .snapshot }
+    }
 
     /// The slot of the member whose name is `name`; nil for a member not wanted.
     func slot(named name: UnsafeRawBufferPointer) -> InternedEvent.PayloadSlot? {
-        for (index, key) in keys.enumerated() where key.count == name.count {
-            if key.withUnsafeBytes({ $0.elementsEqual(name) }) { return slots[index] }
+        guard name.count <= 16 else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: name) }
+        let low = UInt64(littleEndian: words.0)
+        let high = UInt64(littleEndian: words.1)
+        var remaining = members
+        while remaining != 0 {
+            let place = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            let key = Self.vocabulary[place]
+            if key.length == name.count, key.low == low, key.high == high { return key.slot }
         }
         return nil
     }
@@ -48,31 +98,45 @@ struct ProjectedPayload {
 /// A decoder's projected payloads: one ``ProjectedPayload`` per event of the block being
 /// decoded, their lists, and the strings they name, which stay from block to block.
 ///
-/// It belongs to one decoder, and so to one block at a time; the reading thread looks at it
-/// only once that block is decoded (see `JournalFileReader.Decoder`).
-final class PayloadProjector {
-    /// By event of the block: its projected payload.
-    var events: [ProjectedPayload] = []
-    var lists: [Int32] = []
+/// A value the decoder keeps and lends to one block's decoding at a time, so none of its
+/// parts pays for the dynamic checks of a class's properties.
+struct PayloadProjector {
+    /// By event of the block: its projected payload; empty when the block projected none.
+    private(set) var events: [ProjectedPayload] = []
+    private(set) var lists: [Int32] = []
     /// The strings the payloads named, by id.
-    var strings = PayloadStrings()
-    /// By string id: its name id in the reading thread's table, -1 until looked up. Only the
-    /// reading thread touches it.
-    var nameIDs: [Int32] = []
+    private(set) var strings = PayloadStrings()
+    private var blockCount = 0
 
     // Scratch space reused from one event to the next.
-    var removed: [Int32] = []
-    var bound: [Int32] = []
-    var changed: [Int32] = []
+    private var removed: [Int32] = []
+    private var bound: [Int32] = []
+    private var changed: [Int32] = []
     var changedKeys: [UInt64] = []
     var snapshot = SnapshotFingerprints.DigestParts(fingerprint: 0)
     var previous = SnapshotFingerprints.DigestParts(fingerprint: 0)
 
+    init() {}
+
     /// Gets ready for a block of `count` events.
-    func start(count: Int) {
+    mutating func start(count: Int) {
         events.removeAll(keepingCapacity: true)
-        events.append(contentsOf: repeatElement(ProjectedPayload(), count: count))
         lists.removeAll(keepingCapacity: true)
+        blockCount = count
+    }
+
+    /// The id of the string whose UTF-8 bytes are `text`.
+    mutating func stringID(_ text: UnsafeRawBufferPointer) -> Int32 {
+        strings.id(of: text)
+    }
+
+    /// Swaps the scratch list of `slot` (`removed`, `bound` or `changed`) with `list`.
+    mutating func swapList(_ slot: InternedEvent.PayloadSlot, with list: inout [Int32]) {
+        switch slot {
+        case .removed: swap(&removed, &list)
+        case .bound: swap(&bound, &list)
+        default: swap(&changed, &list)
+        }
     }
 
     /// What one payload is being read into.
@@ -100,7 +164,7 @@ final class PayloadProjector {
         }
     }
 
-    func begin() -> Reading {
+    mutating func begin() -> Reading {
         removed.removeAll(keepingCapacity: true)
         bound.removeAll(keepingCapacity: true)
         changed.removeAll(keepingCapacity: true)
@@ -109,7 +173,8 @@ final class PayloadProjector {
     }
 
     /// Stores what `reading` gathered as event `index`'s payload.
-    func finish(_ reading: Reading, at index: Int, isViewModelChange: Bool) {
+    mutating func finish(_ reading: Reading, at index: Int, isViewModelChange: Bool) {
+        if events.isEmpty { events = Array(repeating: ProjectedPayload(), count: blockCount) }
         var payload = reading.payload
         payload.isProjected = true
         payload.listStart = Int32(lists.count)
@@ -142,13 +207,14 @@ struct PayloadStrings {
     /// By id: where its bytes start in `bytes`, and how many.
     private var ranges: [(start: Int, count: Int)] = []
     /// Open addressing: each slot holds an id + 1, or 0 when empty.
-    private var slots = [Int32](repeating: 0, count: 1024)
+    private var slots: [Int32] = []
     private var hashes: [UInt64] = []
 
     var count: Int { ranges.count }
 
     /// The id of the string whose UTF-8 bytes are `text`, added when new.
     mutating func id(of text: UnsafeRawBufferPointer) -> Int32 {
+        if slots.isEmpty { slots = [Int32](repeating: 0, count: 1024) }
         let hash = DecodedValueCache.hash(text)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash >> 20) & mask
@@ -191,24 +257,29 @@ extension ByteReader {
     /// Reads one value where `slot` wants it, or moves past it when it is not of the form the
     /// slot takes (as ``InternedEvent/init(_:session:names:digestedSnapshots:)`` leaves out a
     /// member that is not a string, a list or an integer).
-    mutating func project(_ slot: InternedEvent.PayloadSlot, into reading: inout PayloadProjector.Reading, projector: PayloadProjector) throws {
+    mutating func project(_ slot: InternedEvent.PayloadSlot, into reading: inout PayloadProjector.Reading, projector: inout PayloadProjector) throws {
         guard offset < bytes.count else { throw ByteReaderError(offset: offset, reason: "unexpected end", isUnexpectedEnd: true) }
         let tag = bytes[offset]
         switch slot {
         case .member, .root, .content:
-            let id: Int32 = tag == 5 ? try readStringID(projector) : -1
+            let id: Int32 = tag == 5 ? try readStringID(&projector) : -1
             if tag != 5 { try skipJSON() }
             switch slot {
             case .member: reading.payload.member = id
             case .root: reading.payload.root = id
             default: reading.payload.content = id
             }
-        case .removed:
-            reading.hasRemoved = try readList(into: &projector.removed, projector: projector, keys: nil)
-        case .bound:
-            reading.hasBound = try readList(into: &projector.bound, projector: projector, keys: nil)
-        case .changed:
-            reading.hasChanged = try readList(into: &projector.changed, projector: projector, keys: &projector.changedKeys)
+        case .removed, .bound, .changed:
+            // The list's storage taken out of the projector while it fills, which the strings are in.
+            var list: [Int32] = []
+            projector.swapList(slot, with: &list)
+            defer { projector.swapList(slot, with: &list) }
+            let isList = try readList(into: &list, projector: &projector, keys: slot == .changed)
+            switch slot {
+            case .removed: reading.hasRemoved = isList
+            case .bound: reading.hasBound = isList
+            default: reading.hasChanged = isList
+            }
         case .level:
             switch tag {
             case 3:
@@ -231,7 +302,7 @@ extension ByteReader {
     }
 
     /// Reads a whole payload (not shredded) as `projection` says.
-    mutating func project(_ projection: PayloadProjection, index: Int, isViewModelChange: Bool, projector: PayloadProjector) throws {
+    mutating func project(_ projection: PayloadProjection, index: Int, isViewModelChange: Bool, projector: inout PayloadProjector) throws {
         var reading = projector.begin()
         guard offset < bytes.count, bytes[offset] == 7 else {
             try skipJSON()
@@ -244,7 +315,7 @@ extension ByteReader {
             let start = offset
             offset += length
             let slot = bytes.withUnsafeBytes { projection.slot(named: UnsafeRawBufferPointer(rebasing: $0[start..<start + length])) }
-            if let slot { try project(slot, into: &reading, projector: projector) } else { try skipJSON(depth: 1) }
+            if let slot { try project(slot, into: &reading, projector: &projector) } else { try skipJSON(depth: 1) }
         }
         projector.finish(reading, at: index, isViewModelChange: isViewModelChange)
     }
@@ -252,9 +323,9 @@ extension ByteReader {
     /// Reads a list of strings into `list` (its other elements left out) and returns true; for
     /// a value that is not an array, moves past it and returns false. With `keys`, the distinct
     /// ``JSONFingerprint``s of the strings go there too.
-    private mutating func readList(into list: inout [Int32], projector: PayloadProjector, keys: UnsafeMutablePointer<[UInt64]>?) throws -> Bool {
+    private mutating func readList(into list: inout [Int32], projector: inout PayloadProjector, keys: Bool) throws -> Bool {
         list.removeAll(keepingCapacity: true)
-        keys?.pointee.removeAll(keepingCapacity: true)
+        if keys { projector.changedKeys.removeAll(keepingCapacity: true) }
         guard bytes[offset] == 6 else {
             try skipJSON()
             return false
@@ -268,10 +339,10 @@ extension ByteReader {
             let range = try readStringRange()
             bytes.withUnsafeBytes { all in
                 let text = UnsafeRawBufferPointer(rebasing: all[range])
-                list.append(projector.strings.id(of: text))
-                if let keys {
+                list.append(projector.stringID(text))
+                if keys {
                     let key = JSONFingerprint.ofASCII(text) ?? JSONFingerprint.of(String(decoding: text, as: UTF8.self))
-                    if !keys.pointee.contains(key) { keys.pointee.append(key) }
+                    if !projector.changedKeys.contains(key) { projector.changedKeys.append(key) }
                 }
             }
         }
@@ -287,9 +358,9 @@ extension ByteReader {
     }
 
     /// Reads a string value (its tag at `offset`) as its id in the projector's strings.
-    mutating func readStringID(_ projector: PayloadProjector) throws -> Int32 {
+    mutating func readStringID(_ projector: inout PayloadProjector) throws -> Int32 {
         let range = try readStringRange()
-        return bytes.withUnsafeBytes { projector.strings.id(of: UnsafeRawBufferPointer(rebasing: $0[range])) }
+        return bytes.withUnsafeBytes { projector.stringID(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     /// Reads one value as its digest (``readDigest()``) into `parts`, reusing its storage.

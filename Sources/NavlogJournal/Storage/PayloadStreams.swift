@@ -297,7 +297,7 @@ struct ShreddedPayloads {
 
     /// Reads the next payload of kind `kind` as `projection` says, into event `index` of `projector`.
     mutating func project(kind: Int64, _ projection: PayloadProjection, index: Int, isViewModelChange: Bool,
-                          projector: PayloadProjector) throws {
+                          projector: inout PayloadProjector) throws {
         guard let root = roots[kind] else { throw ByteReaderError(offset: 0, reason: "no payload stream for kind \(kind)") }
         if projectedRoots.insert(root).inserted {
             if slotOfStream.isEmpty { slotOfStream = Array(repeating: nil, count: readers.count) }
@@ -306,7 +306,7 @@ struct ShreddedPayloads {
             }
         }
         guard let shape = try shape(in: root) else {
-            try readers[root].project(projection, index: index, isViewModelChange: isViewModelChange, projector: projector)
+            try readers[root].project(projection, index: index, isViewModelChange: isViewModelChange, projector: &projector)
             return
         }
         var reading = projector.begin()
@@ -328,7 +328,7 @@ struct ShreddedPayloads {
                     for child in shapeMembers[shape] { try skip(child, depth: 2) }
                     reading.clear(slot)
                 } else {
-                    try readers[member].project(slot, into: &reading, projector: projector)
+                    try readers[member].project(slot, into: &reading, projector: &projector)
                 }
             }
         }
