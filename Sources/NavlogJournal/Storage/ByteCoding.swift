@@ -144,7 +144,17 @@ struct ByteReader {
         return bytes[offset]
     }
 
+    @inline(__always)
     mutating func readVarint() throws -> UInt64 {
+        // Most of a block's varints (deltas, ids, kinds) are one byte.
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(bytes[offset])
+        }
+        return try readLongVarint()
+    }
+
+    private mutating func readLongVarint() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {

@@ -218,14 +218,18 @@ struct ShreddedPayloads {
     private var roots: [Int64: Int] = [:]
     private var shapeStreams: [Int] = []
     private var shapeMembers: [[Int]] = []
-    /// The kinds whose payloads were skipped: their streams are left unread.
-    private var skippedKinds: Set<Int64> = []
+    /// By root stream: whether its kind's payloads were skipped, leaving its streams unread.
+    private var skippedRoots: [Bool] = []
     /// By stream: the index of its parent stream, -1 for a root.
     private var parents: [Int] = []
     /// By stream: the slot a projection puts its values in, for the members of the root
     /// streams of the kinds projected so far (``project(kind:_:index:isViewModelChange:projector:)``).
     private var slotOfStream: [InternedEvent.PayloadSlot?] = []
-    private var projectedRoots: Set<Int> = []
+    /// By stream: whether it is a root whose members' slots are in ``slotOfStream``.
+    private var projectedRoots: [Bool] = []
+    /// By kind id below ``EventBlock/denseKindIDs``: its root stream + 1, 0 for none; an
+    /// array, since a block's every payload looks its kind's root up.
+    private var rootOfKind: [Int] = []
 
     /// Reads the directory at `reader`'s position and moves `reader` past the streams.
     init(_ reader: inout ByteReader) throws {
@@ -236,6 +240,10 @@ struct ShreddedPayloads {
                 let kind = Int64(bitPattern: try reader.readVarint())
                 guard roots[kind] == nil else { throw ByteReaderError(offset: reader.offset, reason: "two payload streams for kind \(kind)") }
                 roots[kind] = index
+                if kind >= 0, kind < EventBlock.denseKindIDs {
+                    if rootOfKind.count <= kind { rootOfKind += repeatElement(0, count: Int(kind) + 1 - rootOfKind.count) }
+                    rootOfKind[Int(kind)] = index + 1
+                }
                 rootKinds.append(kind)
                 names.append("")
                 nameFingerprints.append(0)
@@ -247,6 +255,8 @@ struct ShreddedPayloads {
             }
             parents.append(parent - 1)
         }
+        skippedRoots = Array(repeating: false, count: streamCount)
+        projectedRoots = Array(repeating: false, count: streamCount)
         let shapeCount = try reader.readCount()
         for _ in 0..<shapeCount {
             let stream = try Self.readIndex(&reader, below: streamCount)
@@ -280,10 +290,10 @@ struct ShreddedPayloads {
     /// Reads the next payload of kind `kind` as `reading` says (values when nil).
     mutating func read(kind: Int64, _ reading: EventBlock.PayloadReading?, cache: DecodedValueCache?) throws -> JSONValue {
         if case .skipped = reading {
-            skippedKinds.insert(kind)
+            if let root = try? self.root(of: kind) { skippedRoots[root] = true }
             return .object([:])
         }
-        guard let root = roots[kind] else { throw ByteReaderError(offset: 0, reason: "no payload stream for kind \(kind)") }
+        let root = try self.root(of: kind)
         if case .digesting(let digested) = reading {
             guard let shape = try shape(in: root) else { return try readers[root].readJSON(digesting: digested, cache: cache) }
             var members = [String: JSONValue](minimumCapacity: shapeMembers[shape].count)
@@ -298,8 +308,9 @@ struct ShreddedPayloads {
     /// Reads the next payload of kind `kind` as `projection` says, into event `index` of `projector`.
     mutating func project(kind: Int64, _ projection: PayloadProjection, index: Int, isViewModelChange: Bool,
                           projector: inout PayloadProjector) throws {
-        guard let root = roots[kind] else { throw ByteReaderError(offset: 0, reason: "no payload stream for kind \(kind)") }
-        if projectedRoots.insert(root).inserted {
+        let root = try self.root(of: kind)
+        if !projectedRoots[root] {
+            projectedRoots[root] = true
             if slotOfStream.isEmpty { slotOfStream = Array(repeating: nil, count: readers.count) }
             for stream in parents.indices where parents[stream] == root {
                 slotOfStream[stream] = Array(names[stream].utf8).withUnsafeBytes { projection.slot(named: $0) }
@@ -354,9 +365,16 @@ struct ShreddedPayloads {
 
     /// Throws unless every stream that was read was read to its end.
     func finish() throws {
-        for index in readers.indices where readers[index].offset != ends[index] && !skippedKinds.contains(rootKinds[index]) {
+        for index in readers.indices where readers[index].offset != ends[index] && !skippedRoots[roots[rootKinds[index]] ?? index] {
             throw ByteReaderError(offset: readers[index].offset, reason: "payload stream \(index) does not end where its length says")
         }
+    }
+
+    /// The root stream of `kind`'s payloads.
+    private func root(of kind: Int64) throws -> Int {
+        if kind >= 0, kind < rootOfKind.count, rootOfKind[Int(kind)] > 0 { return rootOfKind[Int(kind)] - 1 }
+        guard let root = roots[kind] else { throw ByteReaderError(offset: 0, reason: "no payload stream for kind \(kind)") }
+        return root
     }
 
     /// Reads a varint that indexes a table of `count` entries.
