@@ -106,8 +106,7 @@ public struct ReportBuilder {
             eventSessions.append(key)
             eventSessionIDs[key] = id
         }
-        let sessions = eventSessions
-        consume(InternedEvent(event, session: id, names: &names.table, digestedSnapshots: snapshots == .digests)) { sessions[Int($0)] }
+        consume(InternedEvent(event, session: id, names: &names.table, digestedSnapshots: snapshots == .digests), keys: .events)
         if event.kind == .sessionEnd {
             eventSessionIDs[key] = nil
             freeEventSessionIDs.append(id)
@@ -115,14 +114,23 @@ public struct ReportBuilder {
     }
 
     /// Forgets the session ids read so far: the events that follow number their sessions
-    /// afresh (a journal's next file), and `key` gives the run and name of each new id.
+    /// afresh (a journal's next file), and ``sessionsOfFile`` gives the run and name of each new id.
     mutating func startSessionIDs() {
         slots.removeAll(keepingCapacity: true)
     }
 
-    /// Reads the next event, whose session id `key` turns into its run and name when the id
-    /// is new since ``startSessionIDs()``.
-    mutating func consume(_ event: InternedEvent, key: (Int32) -> SessionKey) {
+    /// Which of the builder's lists turns an event's session id into its run and name.
+    enum SessionIDs {
+        /// ``consume(_:)-(Event)``'s, which hands the ids out.
+        case events
+        /// ``sessionsOfFile``: a journal file's.
+        case file
+    }
+
+    /// Reads the next event, whose session id `keys` turns into its run and name when the id
+    /// is new since ``startSessionIDs()``. (A list named rather than a closure passed: a
+    /// closure capturing the list retained and released it for every event.)
+    mutating func consume(_ event: InternedEvent, keys: SessionIDs) {
         let id = Int(event.session)
         if id >= slots.count { slots += [Slot](repeating: .unseen, count: id + 1 - slots.count) }
         switch slots[id] {
@@ -138,7 +146,7 @@ public struct ReportBuilder {
         case .unseen:
             break
         }
-        let session = key(event.session)
+        let session = keys == .file ? sessionsOfFile[Int(event.session)] : eventSessions[Int(event.session)]
         if let box = open[session] {
             slots[id] = .open(box)
             consume(event, in: box, slot: id)

@@ -68,10 +68,9 @@ extension ReportBuilder {
         }
         names.table.append(page.newNames)
         for session in page.newSessions { sessionsOfFile.append(SessionKey(run: session.run, session: session.session)) }
-        let sessions = sessionsOfFile
         // Lent in place: reading `events[index]` into an argument copied the event, retaining
         // and releasing its lists and payload. Nothing writes through the pointer.
-        func lend(_ event: inout InternedEvent) { consume(event) { sessions[Int($0)] } }
+        func lend(_ event: inout InternedEvent) { consume(event, keys: .file) }
         page.events.withUnsafeBufferPointer { events in
             guard let base = events.baseAddress else { return }
             for index in events.indices { lend(&UnsafeMutablePointer(mutating: base + index).pointee) }
