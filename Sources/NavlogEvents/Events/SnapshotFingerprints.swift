@@ -21,7 +21,7 @@ public struct SnapshotFingerprints: Sendable, Equatable {
                 let key = JSONFingerprint.of(field)
                 if !keys.contains(key) { keys.append(key) }
             }
-            self = SnapshotFingerprints(snapshot: Self.parts(of: snapshot), previous: Self.parts(of: previous), changedKeys: keys)
+            self = SnapshotFingerprints(snapshot: snapshot.flatMap(DigestParts.init), previous: previous.flatMap(DigestParts.init), changedKeys: keys)
             return
         }
         let snapshot = snapshot ?? .null
@@ -56,6 +56,29 @@ public struct SnapshotFingerprints: Sendable, Equatable {
             self.fingerprint = fingerprint
             self.isObject = isObject
         }
+
+        /// The parts of the digest `digest` holds; nil when it is not one.
+        public init?(_ digest: JSONValue) {
+            switch JSONFingerprint.Digest(digest) {
+            case nil: return nil
+            case .value(let fingerprint)?: self.init(fingerprint: fingerprint)
+            case let object?:
+                self.init(fingerprint: 0, isObject: true)
+                object.forEachMember { members.append(($0, $1)) }
+            }
+        }
+
+        /// The digest itself, as ``JSONFingerprint/digest(_:)`` gives it.
+        public var digest: JSONValue {
+            guard isObject else { return .int(Int64(bitPattern: fingerprint)) }
+            var pairs: [JSONValue] = []
+            pairs.reserveCapacity(2 * members.count)
+            for member in members {
+                pairs.append(.int(Int64(bitPattern: member.key)))
+                pairs.append(.int(Int64(bitPattern: member.value)))
+            }
+            return .array(pairs)
+        }
     }
 
     /// The fingerprints of a `viewmodel.change` whose `snapshot` and `previous` have these
@@ -78,18 +101,6 @@ public struct SnapshotFingerprints: Sendable, Equatable {
             }
         }
         before = earlier.fingerprint
-    }
-
-    /// The parts of the digest `digest` holds; nil when it is absent or not a digest.
-    private static func parts(of digest: JSONValue?) -> DigestParts? {
-        switch digest.flatMap(JSONFingerprint.Digest.init) {
-        case nil: return nil
-        case .value(let fingerprint)?: return DigestParts(fingerprint: fingerprint)
-        case let object?:
-            var parts = DigestParts(fingerprint: 0, isObject: true)
-            object.forEachMember { parts.members.append(($0, $1)) }
-            return parts
-        }
     }
 
     /// The fingerprints of a `viewmodel.change` payload (see ``init(snapshot:previous:changed:digested:)``).

@@ -248,12 +248,14 @@ final class JournalFileReader {
         return (events, scannedThrough)
     }
 
-    /// An inflater and a value cache, for one block decoded at a time.
+    /// An inflater, a value cache and a payload projector, for one block decoded at a time.
     ///
-    /// `@unchecked Sendable`: neither is thread-safe, and neither needs to be. A decoder
+    /// `@unchecked Sendable`: none of its parts is thread-safe, and none needs to be. A decoder
     /// belongs to one block of one ``DecodingPage`` from ``startDecoding(after:blockLimit:eventBudget:)``
     /// until ``internedEvents(of:names:newSessions:)`` has waited for that page's workers, and
-    /// only then goes back to ``freeDecoders`` for another block.
+    /// only then goes back to ``freeDecoders`` for another block. Its worker uses the inflater,
+    /// the cache and the projector while it decodes; the reading thread reads the projector,
+    /// and reads and writes `nameIDs`, only after that wait.
     final class Decoder: @unchecked Sendable {
         let inflater: Inflater
         let values = DecodedValueCache()
@@ -423,7 +425,7 @@ final class JournalFileReader {
             self.decoder = decoder
             projected = decoder.projector.events
             guard let viewModelKind else { return }
-            for index in 0..<columns.count where columns.kind[index] == viewModelKind && !(projected.isEmpty ? false : projected[index].isProjected) {
+            for index in 0..<columns.count where columns.kind[index] == viewModelKind && (projected.isEmpty || !projected[index].isProjected) {
                 if fingerprints.isEmpty { fingerprints = [SnapshotFingerprints?](repeating: nil, count: columns.count) }
                 fingerprints[index] = InternedEvent.snapshotFingerprints(ofPayload: columns.payload[index], digested: digested)
             }

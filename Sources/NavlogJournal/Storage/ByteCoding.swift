@@ -311,16 +311,27 @@ struct ByteReader {
 
     /// Reads one value as its ``JSONFingerprint/digest(_:)``.
     mutating func readDigest() throws -> JSONValue {
-        guard offset < bytes.count, bytes[offset] == 7 else { return .int(Int64(bitPattern: try readFingerprint(depth: 1))) }
-        offset += 1
-        let count = try readCount()
-        var pairs: [JSONValue] = []
-        pairs.reserveCapacity(2 * count)
-        for _ in 0..<count {
-            pairs.append(.int(Int64(bitPattern: try readStringFingerprint())))
-            pairs.append(.int(Int64(bitPattern: try readFingerprint(depth: 2))))
+        var parts = SnapshotFingerprints.DigestParts(fingerprint: 0)
+        try readDigest(into: &parts)
+        return parts.digest
+    }
+
+    /// Reads one value as the parts of its ``JSONFingerprint/digest(_:)`` into `parts`, reusing
+    /// their storage: an object as its members' key and value fingerprints, anything else as its
+    /// fingerprint.
+    mutating func readDigest(into parts: inout SnapshotFingerprints.DigestParts) throws {
+        parts.members.removeAll(keepingCapacity: true)
+        guard offset < bytes.count, bytes[offset] == 7 else {
+            parts.isObject = false
+            parts.fingerprint = try readFingerprint(depth: 1)
+            return
         }
-        return .array(pairs)
+        offset += 1
+        parts.isObject = true
+        for _ in 0..<(try readCount()) {
+            let key = try readStringFingerprint()
+            parts.members.append((key, try readFingerprint(depth: 2)))
+        }
     }
 
     /// Reads one value as its ``JSONFingerprint``, without building it: the same number as
@@ -359,11 +370,12 @@ struct ByteReader {
         let count = try readCount()
         let start = offset
         offset += count
-        let ascii = bytes.withUnsafeBytes { all in JSONFingerprint.ofASCII(UnsafeRawBufferPointer(rebasing: all[start..<start + count])) }
-        if let ascii { return ascii }
-        return JSONFingerprint.of(bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<start + count]), as: UTF8.self)
-        })
+        return bytes.withUnsafeBytes { all in Self.stringFingerprint(UnsafeRawBufferPointer(rebasing: all[start..<start + count])) }
+    }
+
+    /// The ``JSONFingerprint`` of the string whose UTF-8 bytes are `text`.
+    static func stringFingerprint(_ text: UnsafeRawBufferPointer) -> UInt64 {
+        JSONFingerprint.ofASCII(text) ?? JSONFingerprint.of(String(decoding: text, as: UTF8.self))
     }
 
     /// Reads an object key, short ones through the cache's table.

@@ -214,8 +214,7 @@ enum EventBlock {
             for index in payloadOrder(kinds: columns.kind, subjects: columns.subject) {
                 let reading = planByKind.isEmpty ? nil : planByKind[Int(columns.kind[index])]
                 if case .projecting(let projection) = reading {
-                    try payloads.project(kind: columns.kind[index], projection, index: index,
-                                         isViewModelChange: projection.fingerprintsSnapshots, projector: &projector)
+                    try payloads.project(kind: columns.kind[index], projection, index: index, projector: &projector)
                     continue
                 }
                 columns.payload[index] = try payloads.read(kind: columns.kind[index], reading, cache: cache)
@@ -234,7 +233,7 @@ enum EventBlock {
             let end = reader.offset + length
             let reading = planByKind.isEmpty ? nil : planByKind[Int(columns.kind[index])]
             if case .projecting(let projection) = reading {
-                try reader.project(projection, index: index, isViewModelChange: projection.fingerprintsSnapshots, projector: &projector)
+                try reader.project(projection, index: index, projector: &projector)
             } else if case .skipped = reading {
                 try reader.skip(length)
                 columns.payload[index] = .object([:])

@@ -164,16 +164,16 @@ struct PayloadProjector {
         }
     }
 
+    /// Starts reading a payload. (Each list is emptied when its member is read; the changed
+    /// fields' keys go into the fingerprints whether or not the member is there.)
     mutating func begin() -> Reading {
-        removed.removeAll(keepingCapacity: true)
-        bound.removeAll(keepingCapacity: true)
-        changed.removeAll(keepingCapacity: true)
         changedKeys.removeAll(keepingCapacity: true)
         return Reading()
     }
 
-    /// Stores what `reading` gathered as event `index`'s payload.
-    mutating func finish(_ reading: Reading, at index: Int, isViewModelChange: Bool) {
+    /// Stores what `reading` gathered as event `index`'s payload, with the fingerprints of its
+    /// snapshots when the projection reads them (a view-model change's).
+    mutating func finish(_ reading: Reading, at index: Int, fingerprintsSnapshots: Bool) {
         if events.isEmpty { events = Array(repeating: ProjectedPayload(), count: blockCount) }
         var payload = reading.payload
         payload.isProjected = true
@@ -190,7 +190,7 @@ struct PayloadProjector {
             payload.changedCount = Int32(changed.count)
             lists += changed
         }
-        if isViewModelChange {
+        if fingerprintsSnapshots {
             // As `InternedEvent.snapshotFingerprints(ofPayload:digested:)` works them out.
             payload.fingerprints = SnapshotFingerprints(snapshot: reading.hasSnapshot ? snapshot : nil,
                                                         previous: reading.hasPrevious ? previous : nil,
@@ -302,11 +302,11 @@ extension ByteReader {
     }
 
     /// Reads a whole payload (not shredded) as `projection` says.
-    mutating func project(_ projection: PayloadProjection, index: Int, isViewModelChange: Bool, projector: inout PayloadProjector) throws {
+    mutating func project(_ projection: PayloadProjection, index: Int, projector: inout PayloadProjector) throws {
         var reading = projector.begin()
         guard offset < bytes.count, bytes[offset] == 7 else {
             try skipJSON()
-            projector.finish(reading, at: index, isViewModelChange: isViewModelChange)
+            projector.finish(reading, at: index, fingerprintsSnapshots: projection.fingerprintsSnapshots)
             return
         }
         offset += 1
@@ -317,7 +317,7 @@ extension ByteReader {
             let slot = bytes.withUnsafeBytes { projection.slot(named: UnsafeRawBufferPointer(rebasing: $0[start..<start + length])) }
             if let slot { try project(slot, into: &reading, projector: &projector) } else { try skipJSON(depth: 1) }
         }
-        projector.finish(reading, at: index, isViewModelChange: isViewModelChange)
+        projector.finish(reading, at: index, fingerprintsSnapshots: projection.fingerprintsSnapshots)
     }
 
     /// Reads a list of strings into `list` (its other elements left out) and returns true; for
@@ -341,7 +341,7 @@ extension ByteReader {
                 let text = UnsafeRawBufferPointer(rebasing: all[range])
                 list.append(projector.stringID(text))
                 if keys {
-                    let key = JSONFingerprint.ofASCII(text) ?? JSONFingerprint.of(String(decoding: text, as: UTF8.self))
+                    let key = Self.stringFingerprint(text)
                     if !projector.changedKeys.contains(key) { projector.changedKeys.append(key) }
                 }
             }
@@ -361,21 +361,5 @@ extension ByteReader {
     mutating func readStringID(_ projector: inout PayloadProjector) throws -> Int32 {
         let range = try readStringRange()
         return bytes.withUnsafeBytes { projector.stringID(UnsafeRawBufferPointer(rebasing: $0[range])) }
-    }
-
-    /// Reads one value as its digest (``readDigest()``) into `parts`, reusing its storage.
-    mutating func readDigest(into parts: inout SnapshotFingerprints.DigestParts) throws {
-        parts.members.removeAll(keepingCapacity: true)
-        guard offset < bytes.count, bytes[offset] == 7 else {
-            parts.isObject = false
-            parts.fingerprint = try readFingerprint(depth: 1)
-            return
-        }
-        offset += 1
-        parts.isObject = true
-        for _ in 0..<(try readCount()) {
-            let key = try readStringFingerprint()
-            parts.members.append((key, try readFingerprint(depth: 2)))
-        }
     }
 }

@@ -223,7 +223,7 @@ struct ShreddedPayloads {
     /// By stream: the index of its parent stream, -1 for a root.
     private var parents: [Int] = []
     /// By stream: the slot a projection puts its values in, for the members of the root
-    /// streams of the kinds projected so far (``project(kind:_:index:isViewModelChange:projector:)``).
+    /// streams of the kinds projected so far (``project(kind:_:index:projector:)``).
     private var slotOfStream: [InternedEvent.PayloadSlot?] = []
     /// By stream: whether it is a root whose members' slots are in ``slotOfStream``.
     private var projectedRoots: [Bool] = []
@@ -306,8 +306,7 @@ struct ShreddedPayloads {
     }
 
     /// Reads the next payload of kind `kind` as `projection` says, into event `index` of `projector`.
-    mutating func project(kind: Int64, _ projection: PayloadProjection, index: Int, isViewModelChange: Bool,
-                          projector: inout PayloadProjector) throws {
+    mutating func project(kind: Int64, _ projection: PayloadProjection, index: Int, projector: inout PayloadProjector) throws {
         let root = try self.root(of: kind)
         if !projectedRoots[root] {
             projectedRoots[root] = true
@@ -317,7 +316,7 @@ struct ShreddedPayloads {
             }
         }
         guard let shape = try shape(in: root) else {
-            try readers[root].project(projection, index: index, isViewModelChange: isViewModelChange, projector: &projector)
+            try readers[root].project(projection, index: index, projector: &projector)
             return
         }
         var reading = projector.begin()
@@ -343,7 +342,7 @@ struct ShreddedPayloads {
                 }
             }
         }
-        projector.finish(reading, at: index, isViewModelChange: isViewModelChange)
+        projector.finish(reading, at: index, fingerprintsSnapshots: projection.fingerprintsSnapshots)
     }
 
     /// Moves past the next value of `stream`.
@@ -424,14 +423,9 @@ struct ShreddedPayloads {
 
     /// The next value of `stream` as ``JSONFingerprint/digest(_:)`` gives it.
     private mutating func digest(_ stream: Int) throws -> JSONValue {
-        guard let shape = try shape(in: stream) else { return try readers[stream].readDigest() }
-        var pairs: [JSONValue] = []
-        pairs.reserveCapacity(2 * shapeMembers[shape].count)
-        for member in shapeMembers[shape] {
-            pairs.append(.int(Int64(bitPattern: nameFingerprints[member])))
-            pairs.append(.int(Int64(bitPattern: try fingerprint(member, depth: 2))))
-        }
-        return .array(pairs)
+        var parts = SnapshotFingerprints.DigestParts(fingerprint: 0)
+        try digest(stream, into: &parts)
+        return parts.digest
     }
 
     /// The next value of `stream` as its ``JSONFingerprint``.
