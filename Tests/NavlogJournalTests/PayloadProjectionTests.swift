@@ -108,14 +108,18 @@ final class PayloadProjectionTests: XCTestCase {
         let pages = JournalPrefetcher(interning: JournalReader(paths: [directory]), filter: EventFilter(), depth: 2)
         var names = NameTable()
         var interned: [InternedEvent] = []
+        // The events point into their pages' storage: kept while they are read.
+        var storages: [InternedEventStorage] = []
         while let page = try pages.nextInterned() {
             names.append(page.newNames)
             interned += page.events
+            storages.append(page.storage)
         }
         XCTAssertEqual(interned.count, events.count)
         var expectedNames = NameTable()
+        let expectedStorage = InternedEventStorage()
         for (event, got) in zip(numbered(events, run: ""), interned) {
-            let expected = InternedEvent(event, session: 0, names: &expectedNames)
+            let expected = InternedEvent(event, session: 0, names: &expectedNames, storage: expectedStorage)
             XCTAssertEqual(reading(got, names), reading(expected, expectedNames), "seq \(event.seq), payload \(event.payload)")
         }
         let kindsWithMembers = Set(events.map(\.kind).filter { !InternedEvent.payloadSlots(of: $0).isEmpty })

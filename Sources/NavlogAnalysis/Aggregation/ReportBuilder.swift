@@ -37,6 +37,8 @@ public struct ReportBuilder {
     private var eventSessionIDs: [SessionKey: Int32] = [:]
     private var eventSessions: [SessionKey] = []
     private var freeEventSessionIDs: [Int32] = []
+    /// For ``consume(_:)-(Event)``: the lists and payload of the one event being read.
+    private let eventStorage = InternedEventStorage()
     /// For a journal's ``InternedEvent``s: the file whose session numbers are in use, and the
     /// run and name of each of them.
     var sessionFile: Int?
@@ -106,7 +108,9 @@ public struct ReportBuilder {
             eventSessions.append(key)
             eventSessionIDs[key] = id
         }
-        consume(InternedEvent(event, session: id, names: &names.table, digestedSnapshots: snapshots == .digests), keys: .events)
+        consume(InternedEvent(event, session: id, names: &names.table, storage: eventStorage, digestedSnapshots: snapshots == .digests),
+                keys: .events)
+        eventStorage.removeAll()
         if event.kind == .sessionEnd {
             eventSessionIDs[key] = nil
             freeEventSessionIDs.append(id)

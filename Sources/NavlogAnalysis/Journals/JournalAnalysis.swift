@@ -71,9 +71,12 @@ extension ReportBuilder {
         // Lent in place: reading `events[index]` into an argument copied the event, retaining
         // and releasing its lists and payload. Nothing writes through the pointer.
         func lend(_ event: inout InternedEvent) { consume(event, keys: .file) }
-        page.events.withUnsafeBufferPointer { events in
-            guard let base = events.baseAddress else { return }
-            for index in events.indices { lend(&UnsafeMutablePointer(mutating: base + index).pointee) }
+        // The events point into the page's storage, kept until the last is read.
+        withExtendedLifetime(page.storage) {
+            page.events.withUnsafeBufferPointer { events in
+                guard let base = events.baseAddress else { return }
+                for index in events.indices { lend(&UnsafeMutablePointer(mutating: base + index).pointee) }
+            }
         }
     }
 }

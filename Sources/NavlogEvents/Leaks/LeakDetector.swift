@@ -171,13 +171,15 @@ public struct SessionScanOf<Name: Hashable & Sendable>: Sendable {
                 instances[owner, default: Instance()].liveScreens.insert(screen)
                 if !lastScreenGone.isEmpty { lastScreenGone[owner] = nil }
             }
-            for id in event.payloadNames(.bound) ?? [] {
-                instances[id, default: Instance()].boundScreen = screen
+            if let bound = event.payloadNames(.bound) {
+                for id in bound { instances[id, default: Instance()].boundScreen = screen }
             }
         case .screenPop:
             if let screen = event.screenName { screenLeft(screen, at: event.sessionSeq) }
         case .screenDismiss:
-            for screen in event.payloadNames(.removed) ?? (event.screenName.map { [$0][...] } ?? []) {
+            if let removed = event.payloadNames(.removed) {
+                for screen in removed { screenLeft(screen, at: event.sessionSeq) }
+            } else if let screen = event.screenName {
                 screenLeft(screen, at: event.sessionSeq)
             }
         case .viewModelChange:

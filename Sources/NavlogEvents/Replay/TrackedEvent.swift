@@ -8,6 +8,8 @@
 public protocol TrackedEvent {
     /// How the event names things: `String`, or ``NameID``.
     associatedtype Name: Hashable & Sendable
+    /// How it hands out a list of names: an array slice, or a buffer the event points into.
+    associatedtype Names: RandomAccessCollection<Name>
 
     var kind: EventKind { get }
     var sessionSeq: UInt64 { get }
@@ -24,7 +26,7 @@ public protocol TrackedEvent {
     func payloadName(_ member: PayloadMember) -> Name?
     /// The strings of payload member `member` when it is an array (its other elements left
     /// out); nil when it is absent or not an array.
-    func payloadNames(_ member: PayloadMember) -> ArraySlice<Name>?
+    func payloadNames(_ member: PayloadMember) -> Names?
     /// The payload's `level` when it is an integer (``JSONValue/intValue``).
     var payloadLevel: Int64? { get }
 }

@@ -195,7 +195,7 @@ final class JournalFileReader {
     /// is the first, this throws. No string is copied and no `Event` built: what `navlog
     /// report` reads.
     func internedEvents(of page: DecodingPage, names: inout NameTable,
-                        newSessions: inout [SessionIdentity]) throws -> (events: [InternedEvent], scannedThrough: UInt64?) {
+                        newSessions: inout [SessionIdentity]) throws -> (events: [InternedEvent], storage: InternedEventStorage, scannedThrough: UInt64?) {
         page.wait()
         defer { freeDecoders += page.decoders }
         // The tables in a local copy: reaching them through `self` for every event paid the
@@ -204,6 +204,7 @@ final class JournalFileReader {
         defer { interning = state }
         let noName = names.id(of: "")
         var events: [InternedEvent] = []
+        let storage = InternedEventStorage()
         var scannedThrough: UInt64?
         for position in page.blocks.indices {
             do {
@@ -233,7 +234,7 @@ final class JournalFileReader {
                 do {
                     for index in 0..<columns.count where columns.seq[index] > page.after {
                         try intern(index, of: block, blockID: page.blocks[position].id, noName: noName, state: &state,
-                                   payloadNames: &payloadNames, names: &names, newSessions: &newSessions, into: &events)
+                                   payloadNames: &payloadNames, names: &names, newSessions: &newSessions, storage: storage, into: &events)
                     }
                 } catch {
                     // None of a damaged block's events is handed out.
@@ -245,7 +246,7 @@ final class JournalFileReader {
             }
             scannedThrough = page.blocks[position].lastSeq
         }
-        return (events, scannedThrough)
+        return (events, storage, scannedThrough)
     }
 
     /// An inflater, a value cache and a payload projector, for one block decoded at a time.
@@ -455,7 +456,8 @@ final class JournalFileReader {
     /// Appends the event at `index` of `columns` to `events` as an ``InternedEvent`` unless the
     /// filter leaves it out. An envelope-only event's subject is `noName`, the empty name.
     private func intern(_ index: Int, of block: DecodedBlock, blockID: Int64, noName: NameID, state: inout Interning,
-                        payloadNames: inout ProjectedNames, names: inout NameTable, newSessions: inout [SessionIdentity], into events: inout [InternedEvent]) throws {
+                        payloadNames: inout ProjectedNames, names: inout NameTable, newSessions: inout [SessionIdentity],
+                        storage: InternedEventStorage, into events: inout [InternedEvent]) throws {
         let columns = block.columns
         func damaged(_ reason: String) -> JournalError {
             let seq = columns.seq[index]
@@ -507,7 +509,7 @@ final class JournalFileReader {
             events.append(InternedEvent(
                 seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
                 sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: noName, screen: nil,
-                parent: nil, payload: Self.emptyPayload, names: &names))
+                parent: nil, payload: Self.emptyPayload, names: &names, storage: storage))
             return
         }
         let screenID = columns.screen[index]
@@ -519,26 +521,27 @@ final class JournalFileReader {
             events.append(InternedEvent(
                 seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
                 sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: subject, screen: screen,
-                parent: parent, payload: columns.payload[index], names: &names, digestedSnapshots: digestsSnapshots,
+                parent: parent, payload: columns.payload[index], names: &names, storage: storage, digestedSnapshots: digestsSnapshots,
                 snapshotFingerprints: block.fingerprints.isEmpty ? nil : block.fingerprints[index]))
             return
         }
         let projected = block.projected[index]
         func payloadName(_ id: Int32) -> NameID? { payloadNames.name(id, in: &names) }
-        var lists: [NameID] = []
+        var lists: UnsafePointer<NameID>?
         let listCount = Int(max(projected.removedCount, 0) + max(projected.boundCount, 0) + max(projected.changedCount, 0))
         if listCount > 0 {
-            lists.reserveCapacity(listCount)
-            for position in Int(projected.listStart)..<Int(projected.listStart) + listCount {
-                lists.append(payloadName(payloadNames.lists[position])!)
+            let room = storage.reserve(listCount)
+            for offset in 0..<listCount {
+                (room + offset).initialize(to: payloadName(payloadNames.lists[Int(projected.listStart) + offset])!)
             }
+            lists = UnsafePointer(room)
         }
         events.append(InternedEvent(
             seq: columns.seq[index], wallNanoseconds: wall, monotonicNanoseconds: columns.monotonic[index], session: session.number,
             sessionSeq: columns.sessionSeq[index], kind: kind.kind, cause: columns.cause[index], subject: subject, screen: screen,
             parent: parent, member: payloadName(projected.member), root: payloadName(projected.root), content: payloadName(projected.content),
             level: projected.level, lists: lists, removedCount: projected.removedCount, boundCount: projected.boundCount,
-            changedCount: projected.changedCount, payload: nil, snapshotFingerprints: projected.fingerprints))
+            changedCount: projected.changedCount, payloadIndex: -1, storage: storage, snapshotFingerprints: projected.fingerprints))
     }
 
     private func matches(session: String, run: String, kind: EventKind, wallNanoseconds: Int64) -> Bool {

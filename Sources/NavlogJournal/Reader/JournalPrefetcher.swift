@@ -48,6 +48,8 @@ public final class JournalPrefetcher: Sendable {
         public var fileIndex: Int
         public var file: String
         public var events: [InternedEvent]
+        /// What the events point to: their lists and `session.start` payloads.
+        public var storage: InternedEventStorage
         /// The names the reader added to its ``NameTable`` since the page before, in order: a
         /// table the caller keeps with them gives the same ids.
         public var newNames: [String]
@@ -181,7 +183,8 @@ public final class JournalPrefetcher: Sendable {
                     if interned.events.isEmpty && newSessions.isEmpty { continue }
                     let newNames = Array(names.names(from: namesSent))
                     namesSent = names.count
-                    let item = InternedPage(fileIndex: index, file: file, events: interned.events, newNames: newNames, newSessions: newSessions)
+                    let item = InternedPage(fileIndex: index, file: file, events: interned.events, storage: interned.storage,
+                                             newNames: newNames, newSessions: newSessions)
                     guard channel.put(.interned(item)) else { return }
                 }
                 coverage[sourceOfFile[index], default: SeqCoverage()].merge(try reader.coverage())
