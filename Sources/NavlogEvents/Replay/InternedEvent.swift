@@ -73,9 +73,9 @@ public struct NameTable: Sendable {
 /// must not be read once its storage is gone (a page of a journal and its storage go
 /// together, ``InternedEvent/init(_:session:names:storage:digestedSnapshots:)`` takes one).
 ///
-/// An event that held its lists as an array and its payload as a `JSONValue` was reference
-/// counted: building one allocated, each copy retained and released, and it was freed on
-/// another thread than the one that made it. Those were a fifth of `navlog report`'s CPU.
+/// An event that held its lists as an array and its payload as a `JSONValue` allocated when it
+/// was built, retained and released them at each copy, and freed them on another thread than
+/// the one that made them (glibc's slow path).
 ///
 /// Lists are written into chunks that never move, so a pointer to one stays good while the
 /// storage lives. `@unchecked Sendable`: one thread fills it, then hands it on with its events
@@ -138,8 +138,9 @@ public final class InternedEventStorage: @unchecked Sendable {
 /// report reads its labels); and `viewmodel` and `changed` of `viewmodel.change`, with its
 /// snapshots' ``snapshotFingerprints``. ``payloadName(_:)`` answers nil for any other member.
 ///
-/// It holds nothing reference counted, so copying one is copying its bytes: its lists and a
-/// `session.start`'s payload are in an ``InternedEventStorage``, which must outlive it.
+/// It allocates nothing of its own: its lists and a `session.start`'s payload are in an
+/// ``InternedEventStorage``, which must outlive it. (Its kind holds its name, a literal for
+/// every kind this version knows.)
 /// `@unchecked Sendable` for the pointer to its lists: it crosses threads with its storage,
 /// which is written before and only read after (see ``InternedEventStorage``).
 public struct InternedEvent: TrackedEvent, @unchecked Sendable {
