@@ -98,7 +98,7 @@ public final class InternedEventStorage: @unchecked Sendable {
 
     /// Room for `count` names, which stays where it is while the storage lives.
     public func reserve(_ count: Int) -> UnsafeMutablePointer<NameID> {
-        if count > room {
+        if count > room || next == nil {
             let size = max(count, Self.chunkSize)
             let chunk = UnsafeMutablePointer<NameID>.allocate(capacity: size)
             chunks.append(chunk)

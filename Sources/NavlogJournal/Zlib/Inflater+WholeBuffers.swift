@@ -5,7 +5,7 @@ import CZlib
 extension Inflater {
     /// Inflates one complete raw stream of `expectedCount` bytes with libdeflate: what
     /// ``decompressAll(_:expectedCount:dictionary:context:)`` does for a raw stream with no
-    /// dictionary (the zlib and gzip framings work too, for a caller that wants them).
+    /// dictionary.
     /// A failure is a ``ZlibError`` with the code zlib would have given (`Z_DATA_ERROR`,
     /// `Z_BUF_ERROR`), so callers see one kind of error whichever library inflated.
     func decompressWhole(_ input: [UInt8], expectedCount: Int, context: String) throws -> [UInt8] {
@@ -15,12 +15,8 @@ extension Inflater {
         // Written by libdeflate, so not zeroed first.
         let output = [UInt8](unsafeUninitializedCapacity: expectedCount) { buffer, initialized in
             result = input.withUnsafeBytes { source in
-                let out = UnsafeMutableRawPointer(buffer.baseAddress)
-                switch format {
-                case .raw: return libdeflate_deflate_decompress(decompressor, source.baseAddress, source.count, out, buffer.count, &produced)
-                case .zlib: return libdeflate_zlib_decompress(decompressor, source.baseAddress, source.count, out, buffer.count, &produced)
-                case .gzip: return libdeflate_gzip_decompress(decompressor, source.baseAddress, source.count, out, buffer.count, &produced)
-                }
+                libdeflate_deflate_decompress(decompressor, source.baseAddress, source.count, UnsafeMutableRawPointer(buffer.baseAddress),
+                                              buffer.count, &produced)
             }
             initialized = result == LIBDEFLATE_SUCCESS ? produced : 0
         }

@@ -112,7 +112,7 @@ public final class Deflater {
 public final class Inflater {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
     private var isOpen = false
-    let format: ZlibFormat
+    private let format: ZlibFormat
     #if canImport(CDeflate)
     /// libdeflate's decompressor, made on first use (``wholeBufferDecompressor(context:)``).
     private var wholeBuffers: OpaquePointer?
