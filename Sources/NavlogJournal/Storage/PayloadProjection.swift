@@ -209,8 +209,15 @@ struct PayloadStrings {
     /// Open addressing: each slot holds an id + 1, or 0 when empty.
     private var slots: [Int32] = []
     private var hashes: [UInt64] = []
+    /// By id: the string's ``JSONFingerprint``, worked out once when it is added. A view-model
+    /// change's `changed` fields are keyed by it, and the same few field names come back in
+    /// most changes of a journal.
+    private var fingerprints: [UInt64] = []
 
     var count: Int { ranges.count }
+
+    /// The ``JSONFingerprint`` of the string with id `id`.
+    func fingerprint(_ id: Int32) -> UInt64 { fingerprints[Int(id)] }
 
     /// The id of the string whose UTF-8 bytes are `text`, added when new.
     mutating func id(of text: UnsafeRawBufferPointer) -> Int32 {
@@ -230,6 +237,7 @@ struct PayloadStrings {
         let id = Int32(ranges.count)
         ranges.append((bytes.count, text.count))
         hashes.append(hash)
+        fingerprints.append(ByteReader.stringFingerprint(text))
         bytes.append(contentsOf: text)
         slots[slot] = id + 1
         if ranges.count * 2 > slots.count { grow() }
@@ -337,13 +345,11 @@ extension ByteReader {
                 continue
             }
             let range = try readStringRange()
-            bytes.withUnsafeBytes { all in
-                let text = UnsafeRawBufferPointer(rebasing: all[range])
-                list.append(projector.stringID(text))
-                if keys {
-                    let key = Self.stringFingerprint(text)
-                    if !projector.changedKeys.contains(key) { projector.changedKeys.append(key) }
-                }
+            let id = bytes.withUnsafeBytes { projector.stringID(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            list.append(id)
+            if keys {
+                let key = projector.strings.fingerprint(id)
+                if !projector.changedKeys.contains(key) { projector.changedKeys.append(key) }
             }
         }
         return true
