@@ -163,14 +163,14 @@ struct FlowAggregates {
     private mutating func addScreens(_ record: SessionRecord) {
         let path = record.path
         for type in Set(path) { visits[type, default: Tally()].sessions += 1 }
-        for visit in record.visits {
-            visits[visit.type, default: Tally()].total += 1
+        for (visit, type) in zip(record.visits, path) {
+            visits[type, default: Tally()].total += 1
             if visit.isCensored {
-                censoredVisits[visit.type, default: 0] += 1
+                censoredVisits[type, default: 0] += 1
             } else if let duration = visit.duration {
-                dwell[visit.type, default: DurationReservoir(limit: options.dwellSampleLimit)].add(duration)
+                dwell[type, default: DurationReservoir(limit: options.dwellSampleLimit)].add(duration)
             }
-            if record.recordsReadiness, let load = visit.load { addLoad(load, of: visit.type) }
+            if record.recordsReadiness, let load = visit.load { addLoad(load, of: type) }
         }
         var sessionTransitions: [Pair: Int] = [:]
         for (from, to) in zip(path, path.dropFirst()) { sessionTransitions[Pair(first: from, second: to), default: 0] += 1 }

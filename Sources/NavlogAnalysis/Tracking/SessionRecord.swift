@@ -62,7 +62,8 @@ struct SessionRecord {
     var doublePushes: [DoublePush]
     var lifecycle: LifecycleTree
     var leaks: [LeakDetector.Leak]
-
-    /// The screen types visited, in order.
-    var path: [String] { visits.map(\.type) }
+    /// The screen types visited, in order: each visit's ``Visit/type``, worked out once by the
+    /// tracker from its names (the folding reads them several times per visit, and each
+    /// `Visit.type` cut a new string from the screen's name).
+    var path: [String]
 }

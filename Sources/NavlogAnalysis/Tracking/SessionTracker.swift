@@ -71,12 +71,13 @@ struct SessionTracker {
     /// event when the session has not ended.
     mutating func finish() -> SessionRecord {
         let names = self.names
-        let visits = screens.finish().map { $0.mapNames { names[$0] } }
+        let visited = screens.finish()
+        let visits = visited.map { $0.mapNames { names[$0] } }
         return SessionRecord(
             session: session, run: run, app: app, labels: labels, eventCount: eventCount, isComplete: isComplete,
             firstWall: firstWall ?? 0, lastWall: lastWall, visits: visits, recordsReadiness: screens.recordsReadiness,
             churn: churn.counts(names: names), doublePushes: doublePushes, lifecycle: lifecycle.tree(session: session, names: names),
-            leaks: leakScan.finish { names[$0] }
+            leaks: leakScan.finish { names[$0] }, path: visited.map { names.typeName(of: $0.screen) }
         )
     }
 
