@@ -4,9 +4,6 @@ import NavlogEvents
 typealias Visit = ScreenVisit
 
 extension ScreenVisit {
-    /// The screen type, such as `Detail`.
-    var type: String { screenType }
-
     /// How long the visit lasted (ns), once it ended.
     var duration: UInt64? { end.map { $0 >= start ? $0 - start : 0 } }
 }
@@ -62,8 +59,8 @@ struct SessionRecord {
     var doublePushes: [DoublePush]
     var lifecycle: LifecycleTree
     var leaks: [LeakDetector.Leak]
-    /// The screen types visited, in order: each visit's ``Visit/type``, worked out once by the
-    /// tracker from its names (the folding reads them several times per visit, and each
-    /// `Visit.type` cut a new string from the screen's name).
+    /// The screen types visited, in order: each visit's ``ScreenVisit/screenType``, worked out
+    /// once by the tracker from its names (the folding reads them several times per visit, and
+    /// each `screenType` cuts a new string from the screen's name).
     var path: [String]
 }
