@@ -135,6 +135,29 @@ final class ConsoleDataTests: XCTestCase {
 
     }
 
+    /// A session recorded elsewhere whose only screen is its window's root (no push or present
+    /// asked for that screen's type first) is in the journeys report, and the daemon keeps
+    /// answering: reading the report trapped and took the daemon down.
+    func testJourneysReportOfASessionShowingOnlyItsRootScreen() throws {
+        let daemon = try DaemonHarness(self)
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        func event(_ seq: UInt64, _ kind: EventKind, subject: String, screen: String? = nil, payload: JSONValue = [:]) -> Event {
+            Event(wallNanoseconds: now + Int64(seq) * 1_000_000, monotonicNanoseconds: seq * 1_000_000, run: "r-phone", session: "s-1",
+                  sessionSeq: seq, kind: kind, subject: subject, screen: screen, cause: seq > 1 ? 1 : nil, payload: payload)
+        }
+        let events = [
+            event(1, .sessionStart, subject: "Session#1", payload: ["app": "widget"]),
+            event(2, .windowRoot, subject: "AppCoordinator#1", screen: "Home#1", payload: ["window": "Window#1", "root": "Tabs#1"]),
+            event(3, .sessionEnd, subject: "Session#1"),
+        ]
+        XCTAssertEqual(try daemon.ingest(ndjson(events), query: "source=phone").status, 200)
+        let report = try daemon.request("GET", "/ui/api/report?window=1h")
+        XCTAssertEqual(report.status, 200, report.body)
+        XCTAssertTrue(report.body.contains(">Home<"), report.body)
+        XCTAssertEqual(try daemon.request("GET", "/v1/sessions").status, 200)
+        XCTAssertEqual(daemon.terminate(), 0)
+    }
+
     func testReportPolicyHashesExactlyTheReportsInlineStyles() throws {
         let daemon = try DaemonHarness(self)
         try daemon.request("POST", "/v1/sessions", body: #"{"app": "master-detail"}"#)

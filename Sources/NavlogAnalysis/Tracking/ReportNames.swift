@@ -41,7 +41,13 @@ final class ReportNames {
     }
 
     /// The type name of the instance named `id`.
-    func typeName(of id: NameID) -> String { typeNames[type(of: id)] }
+    func typeName(of id: NameID) -> String {
+        // The id first, on a line of its own: `typeNames[type(of: id)]` read `typeNames` before
+        // the argument added a new type to it, and subscripted that older copy (a trap for a
+        // screen whose type no push or present had asked for, such as a window's root).
+        let typeID = type(of: id)
+        return typeNames[typeID]
+    }
 
     /// Whether `field` of `viewModel` is listed in ``ReportOptions/nonRenderedFields``.
     func isNonRendered(field: NameID, viewModel: NameID?) -> Bool {
