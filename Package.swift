@@ -134,7 +134,7 @@ let package = Package(
         // skips it): navlogd under kill -9, full disks and signals, hostile input, damaged journals.
         .testTarget(
             name: "NavlogFaultTests",
-            dependencies: ["NavlogDaemon", "NavlogEvents", "NavlogHost", "NavlogJournal", "NavlogRemote", "NavlogTesting", "NavlogTestSupport", "navlogd", "navlog"]
+            dependencies: ["NavlogAnalysis", "NavlogDaemon", "NavlogEvents", "NavlogHost", "NavlogJournal", "NavlogRemote", "NavlogTesting", "NavlogTestSupport", "navlogd", "navlog"]
         ),
     ],
     swiftLanguageModes: [.v6]
