@@ -1,6 +1,6 @@
 @testable import NavlogAnalysis
-@testable import NavlogJournal
 import NavlogEvents
+import NavlogJournal
 import XCTest
 
 final class ReportNamesTests: XCTestCase {

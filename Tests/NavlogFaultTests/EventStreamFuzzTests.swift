@@ -1,10 +1,9 @@
 import Foundation
+import NavlogAnalysis
 import NavlogEvents
+import NavlogJournal
 import NavlogTestSupport
 import XCTest
-
-@testable import NavlogAnalysis
-@testable import NavlogJournal
 
 /// Well-formed but senseless event streams: any kind in any order, screens never shown before,
 /// causes that point forward or nowhere, session seqs and clocks that go back, sessions with
