@@ -20,6 +20,8 @@ final class EventStreamFuzzTests: XCTestCase {
     private static let screens = ["Home#1", "Home#2", "Detail#1", "Detail#2", "Tabs#1", "Sheet#1", "NavigationStack#1", "Weird", "#", "Home#"]
     private static let members = ["stack", "to", "tabs", "child", "outcome", "app", "viewmodel", "root", "content", "removed", "bound",
                                   "changed", "level", "snapshot", "previous", "depth", "style", "by", "from", "window", "element"]
+    /// Every kind an app records (`journal.dropped` is the writer's own).
+    private static let kinds = EventKind.allKnown.filter { $0 != .journalDropped }
 
     /// `count` sessions of senseless events over two runs, from `seed`, in one seq order.
     private static func events(seed: UInt64, sessions count: Int) -> [Event] {
@@ -64,7 +66,7 @@ final class EventStreamFuzzTests: XCTestCase {
                     parent: random.below(3) == 0 ? pick(subjects) : nil, payload: payload ?? (random.below(8) == 0 ? value() : .object(body))))
             }
             if random.below(5) > 0 { add(.sessionStart, subject: "Session#1", payload: random.below(4) == 0 ? value() : ["app": .string(pick(["tabs", "demo"]))]) }
-            for _ in 0..<random.below(120) { add(pick(EventKind.allKnown.filter { $0 != .journalDropped })) }
+            for _ in 0..<random.below(120) { add(pick(kinds)) }
             if random.below(4) > 0 { add(.sessionEnd, subject: "Session#1") }
             // Now and then something after the end.
             if random.below(6) == 0 { add(pick([.screenPush, .viewModelChange, .action])) }
